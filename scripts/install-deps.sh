@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Installs every Debian package koordq needs to build, test and run, idempotently.
+# Runs as root on Debian 12; installs only what is missing; never starts system services.
+#   scripts/install-deps.sh            build + unit/property tests + end-to-end clients
+#   scripts/install-deps.sh --build    only what building and running koordq needs
+set -euo pipefail
+
+build_pkgs=(
+  cmake g++ gcc pkgconf ninja-build ccache clang-format
+  libcaf-dev librocksdb-dev capnproto libcapnp-dev prometheus-cpp-dev
+  libboost-dev libboost-system-dev libssl-dev
+  libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
+  libsimdjson-dev rapidjson-dev libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
+)
+# End-to-end tests: the real control plane of ../shared/harness and the real clients.
+# kubernetes-client is never installed: it conflicts with a preinstalled kubectl.
+test_pkgs=(
+  curl openssl jq iproute2 python3 python3-kubernetes
+  etcd-server etcd-client prometheus
+  golang-go rsync make libc6-dev golang-github-modern-go-reflect2-dev
+  clang-14 libclang-rt-14-dev
+)
+
+pkgs=("${build_pkgs[@]}")
+[ "${1:-}" = "--build" ] || pkgs+=("${test_pkgs[@]}")
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#pkgs[@]} packages present"
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing packages: ${missing[*]}; run this script as root (or install them with apt-get)" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${#missing[@]} packages: ${missing[*]}"
+# Deny service starts while installing (etcd-server and prometheus would otherwise start system daemons).
+policy=/usr/sbin/policy-rc.d
+created_policy=0
+if [ ! -e "$policy" ]; then
+  printf '#!/bin/sh\nexit 101\n' >"$policy"
+  chmod 755 "$policy"
+  created_policy=1
+fi
+cleanup() { [ "$created_policy" = 1 ] && rm -f "$policy"; }
+trap cleanup EXIT
+
+export DEBIAN_FRONTEND=noninteractive
+apt_opts=(-o DPkg::Lock::Timeout=600 -y --no-install-recommends)
+if ! apt-get "${apt_opts[@]}" install "${missing[@]}"; then
+  apt-get -o DPkg::Lock::Timeout=600 update
+  apt-get "${apt_opts[@]}" install "${missing[@]}"
+fi
+echo "install-deps: done"
