@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# koordq's whole test suite, from a fresh Debian 12 machine with only git and this repository:
+#   1. installs every missing Debian package (scripts/install-deps.sh, needs root);
+#   2. builds with ASan+UBSan (-O1) and runs the unit and property tests there;
+#   3. builds RelWithDebInfo (everything: binary, tests, benchmarks) and runs every test
+#      once: unit, property and end-to-end. ctest's summary of this run is the last output.
+# Build trees: build/ (main) and build-asan/. Compiler cache: $CCACHE_DIR, default
+# ~/.cache/koordq-ccache, outside the clone. Test scratch data goes to $TMPDIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CCACHE_DIR="${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/koordq-ccache}"
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+jobs="${KOORDQ_JOBS:-$(nproc)}"
+
+script_start=$SECONDS
+stage_start=$SECONDS
+stage() {
+  printf '\n=== %s ===\n' "$1"
+  stage_start=$SECONDS
+}
+stage_done() {
+  printf '=== %s: %ds (total %ds) ===\n' "$1" $((SECONDS - stage_start)) $((SECONDS - script_start))
+}
+
+stage "install dependencies"
+bash scripts/install-deps.sh
+stage_done "install dependencies"
+
+stage "sanitizer build (ASan+UBSan, -O1)"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-O1" -DCMAKE_C_FLAGS="-O1" \
+  -DKOORDQ_SANITIZE=ON -DKOORDQ_BENCH=OFF >/dev/null
+ninja -C build-asan -j "$jobs"
+stage_done "sanitizer build"
+
+stage "unit and property tests under ASan+UBSan"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+(cd build-asan && ctest -L 'unit|property' -j "$jobs" --output-on-failure)
+unset ASAN_OPTIONS UBSAN_OPTIONS
+stage_done "sanitizer tests"
+
+stage "main build (RelWithDebInfo)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+ninja -C build -j "$jobs"
+stage_done "main build"
+
+ccache --show-stats 2>/dev/null | grep -iE 'hits|misses' | head -n 3 || true
+stage "all tests: unit, property, end-to-end"
+cd build
+exec ctest -j "$jobs" --output-on-failure
