@@ -1,0 +1,26 @@
+#include "journal/capnp_record_body.hpp"
+
+#include <capnp/serialize.h>
+
+namespace koordq::journal {
+
+CapnpRecordBody::CapnpRecordBody()
+    : message_(std::make_unique<capnp::MallocMessageBuilder>()), root_(message_->initRoot<wire::Record>()) {}
+
+RecordKind CapnpRecordBody::kind() const {
+  return static_cast<RecordKind>(static_cast<unsigned>(root_.asReader().getBody().which()));
+}
+
+std::string CapnpRecordBody::canonical_bytes(uint64_t seq, int64_t time, const Hash& prev_hash) const {
+  // The builder is only mutated here, by the single writer thread, before it is read again.
+  auto root = root_;
+  root.setSeq(seq);
+  root.setTime(time);
+  root.setPrevHash(capnp::Data::Reader(prev_hash.data(), prev_hash.size()));
+  root.disownHash();
+  const kj::Array<capnp::word> words = capnp::canonicalize(root.asReader());
+  const auto bytes = words.asBytes();
+  return std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
+}
+
+}  // namespace koordq::journal

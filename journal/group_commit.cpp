@@ -1,0 +1,279 @@
+#include "journal/group_commit.hpp"
+
+#include <rocksdb/write_batch.h>
+
+#include <chrono>
+#include <limits>
+
+#include "journal/keys.hpp"
+
+namespace koordq::journal {
+namespace {
+
+int64_t steady_nanos() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+GroupCommitWriter::GroupCommitWriter(RocksStore& store, ChainHead head, int64_t last_time, RecordClock& clock,
+                                     WriterOptions options, std::filesystem::path head_file)
+    : store_(store),
+      clock_(clock),
+      options_(options),
+      head_file_(std::move(head_file)),
+      durable_(head),
+      durable_time_(last_time),
+      head_file_written_(head) {
+  head_file_thread_ = std::thread([this] { run_head_file_writer(); });
+  thread_ = std::thread([this] { run(); });
+}
+
+GroupCommitWriter::~GroupCommitWriter() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  work_cv_.notify_all();
+  thread_.join();
+  head_file_cv_.notify_all();
+  head_file_thread_.join();
+}
+
+void GroupCommitWriter::append(std::unique_ptr<RecordBody> body, AckCallback ack) {
+  Pending p{std::move(body), std::move(ack), steady_nanos()};
+  {
+    std::lock_guard lock(mu_);
+    if (!stopping_) {
+      inputs_.push_back(std::move(p));
+      work_cv_.notify_one();
+      return;
+    }
+  }
+  if (p.ack) p.ack(make_error("journal is closing"));
+}
+
+void GroupCommitWriter::append_round(uint64_t basis, std::unique_ptr<RecordBody> round, AckCallback ack) {
+  std::string refusal;
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) {
+      refusal = "journal is closing";
+    } else if (!awaited_basis_ || *awaited_basis_ != basis || round_) {
+      refusal = "round for basis " + std::to_string(basis) + " refused: the journal awaits " +
+                (awaited_basis_ && !round_ ? "the round for basis " + std::to_string(*awaited_basis_) : "no round");
+    } else {
+      round_ = Pending{std::move(round), std::move(ack), steady_nanos()};
+      work_cv_.notify_one();
+      return;
+    }
+  }
+  if (ack) ack(make_error(refusal));
+}
+
+void GroupCommitWriter::set_round_mode(bool on) {
+  std::lock_guard lock(mu_);
+  round_mode_ = on;
+  if (!on) awaited_basis_.reset();
+  work_cv_.notify_one();
+}
+
+void GroupCommitWriter::set_group_observer(std::function<void(const DurableGroup&)> observer) {
+  std::lock_guard lock(mu_);
+  group_observer_ = std::move(observer);
+}
+
+void GroupCommitWriter::set_sync_observer(std::function<void(size_t, int64_t)> observer) {
+  std::lock_guard lock(mu_);
+  sync_observer_ = std::move(observer);
+}
+
+ChainHead GroupCommitWriter::durable_head() const {
+  std::lock_guard lock(mu_);
+  return durable_;
+}
+
+int64_t GroupCommitWriter::durable_time() const {
+  std::lock_guard lock(mu_);
+  return durable_time_;
+}
+
+bool GroupCommitWriter::wait_durable(uint64_t seq, int64_t timeout_nanos) const {
+  std::unique_lock lock(mu_);
+  durable_cv_.wait_for(lock, std::chrono::nanoseconds(timeout_nanos),
+                       [&] { return durable_.seq >= seq || writer_done_; });
+  return durable_.seq >= seq;
+}
+
+WriterStats GroupCommitWriter::stats() const {
+  std::lock_guard lock(mu_);
+  return stats_;
+}
+
+size_t GroupCommitWriter::pending() const {
+  std::lock_guard lock(mu_);
+  return inputs_.size() + (round_ ? 1 : 0);
+}
+
+std::optional<int64_t> GroupCommitWriter::oldest_pending_arrival() const {
+  std::lock_guard lock(mu_);
+  if (inputs_.empty()) return std::nullopt;
+  return inputs_.front().arrival;
+}
+
+std::vector<GroupCommitWriter::Pending> GroupCommitWriter::take_group(std::unique_lock<std::mutex>& lock,
+                                                                      bool& starts_with_round) {
+  std::vector<Pending> group;
+  starts_with_round = false;
+  if (round_) {
+    group.push_back(std::move(*round_));
+    round_.reset();
+    awaited_basis_.reset();
+    starts_with_round = true;
+  } else if (!stopping_ && options_.max_batch_delay_nanos > 0 && !inputs_.empty()) {
+    // Adaptive linger: wait (up to the delay, counted from the oldest arrival) for as many
+    // records as the previous group had, so concurrent producers share one sync while a lone
+    // producer never waits.
+    const size_t want = std::min(last_group_inputs_, options_.max_batch_records);
+    const auto deadline = std::chrono::steady_clock::time_point(
+        std::chrono::nanoseconds(inputs_.front().arrival + options_.max_batch_delay_nanos));
+    work_cv_.wait_until(lock, deadline, [&] { return inputs_.size() >= want || stopping_ || round_; });
+    if (round_) return take_group(lock, starts_with_round);
+  }
+  while (!inputs_.empty() && group.size() < options_.max_batch_records + (starts_with_round ? 1 : 0)) {
+    group.push_back(std::move(inputs_.front()));
+    inputs_.pop_front();
+  }
+  return group;
+}
+
+void GroupCommitWriter::run() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    work_cv_.wait(lock, [&] { return stopping_ || round_ || (!awaited_basis_ && !inputs_.empty()); });
+    if (stopping_ && !round_ && inputs_.empty()) break;
+    if (stopping_) awaited_basis_.reset();  // flush held inputs: a group without a round is valid
+    bool starts_with_round = false;
+    std::vector<Pending> group = take_group(lock, starts_with_round);
+    if (group.empty()) continue;
+    lock.unlock();
+    write_group(group, starts_with_round);
+    lock.lock();
+  }
+  writer_done_ = true;
+  durable_cv_.notify_all();
+  head_file_cv_.notify_all();
+}
+
+void GroupCommitWriter::write_group(std::vector<Pending>& group, bool starts_with_round) {
+  ChainHead head;
+  int64_t last_time;
+  uint64_t dirty_from;
+  {
+    std::lock_guard lock(mu_);
+    head = durable_;
+    last_time = durable_time_;
+    dirty_from = dirty_tail_from_;
+  }
+
+  rocksdb::WriteBatch batch;
+  if (dirty_from != 0) {
+    // A failed write may have left unacknowledged records behind: drop them with this group.
+    batch.DeleteRange(store_.log(), seq_key(dirty_from), seq_key(std::numeric_limits<uint64_t>::max()));
+  }
+  std::vector<Encoded> encoded;
+  encoded.reserve(group.size());
+  uint64_t bytes = 0;
+  size_t taken = 0;
+  for (auto& p : group) {
+    if (taken > 0 && bytes >= options_.max_batch_bytes) break;
+    const uint64_t seq = head.seq + 1;
+    int64_t time = p.body->explicit_time().value_or(clock_.now());
+    if (time < last_time) time = last_time;
+    std::string value = p.body->canonical_bytes(seq, time, head.hash);
+    const Hash hash = chain_hash(head.hash, value);
+    value.append(as_bytes(hash));
+    batch.Put(store_.log(), seq_key(seq), value);
+    batch.Put(store_.time(), time_key(time, seq), rocksdb::Slice());
+    bytes += value.size();
+    encoded.push_back(Encoded{AppendedRecord{seq, time, p.body->kind(), hash}, std::move(value)});
+    head = ChainHead{seq, hash};
+    last_time = time;
+    ++taken;
+  }
+  if (taken < group.size()) {
+    // Over the byte bound: the rest goes back to the front of the queue as the next group.
+    std::lock_guard lock(mu_);
+    for (size_t i = group.size(); i-- > taken;) inputs_.push_front(std::move(group[i]));
+    group.resize(taken);
+  }
+
+  const int64_t sync_start = steady_nanos();
+  Status written = store_.write(batch, /*sync=*/true);
+  const int64_t sync_nanos = steady_nanos() - sync_start;
+  if (!written.ok()) {
+    store_.db().Resume().PermitUncheckedError();
+    {
+      std::lock_guard lock(mu_);
+      if (dirty_tail_from_ == 0) dirty_tail_from_ = durable_.seq + 1;
+      ++stats_.failed_groups;
+    }
+    for (auto& p : group) {
+      if (p.ack) p.ack(written.error());
+    }
+    durable_cv_.notify_all();
+    return;
+  }
+
+  DurableGroup done{encoded.front().record.seq, encoded.back().record.seq, starts_with_round,
+                    group.size() - (starts_with_round ? 1 : 0), false};
+  std::function<void(const DurableGroup&)> observer;
+  std::function<void(size_t, int64_t)> sync_observer;
+  {
+    std::lock_guard lock(mu_);
+    durable_ = head;
+    durable_time_ = last_time;
+    dirty_tail_from_ = 0;
+    stats_.appended_records += encoded.size();
+    stats_.appended_bytes += bytes;
+    ++stats_.groups;
+    last_group_inputs_ = std::max<size_t>(done.inputs, 1);
+    if (round_mode_ && done.inputs > 0 && !stopping_) {
+      awaited_basis_ = done.last_seq;
+      done.awaits_round = true;
+    }
+    observer = group_observer_;
+    sync_observer = sync_observer_;
+  }
+  durable_cv_.notify_all();
+  head_file_cv_.notify_one();
+  if (sync_observer) sync_observer(encoded.size(), sync_nanos);
+  for (size_t i = 0; i < group.size(); ++i) {
+    if (group[i].ack) group[i].ack(encoded[i].record);
+  }
+  if (observer) observer(done);
+}
+
+void GroupCommitWriter::run_head_file_writer() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    head_file_cv_.wait(lock, [&] { return durable_.seq != head_file_written_.seq || writer_done_; });
+    if (durable_.seq != head_file_written_.seq) {
+      const ChainHead head = durable_;
+      lock.unlock();
+      // A failed HEAD write only makes HEAD lag, which recovery tolerates; the next group retries.
+      const bool ok = write_head_file(head_file_, head).ok();
+      lock.lock();
+      if (ok) head_file_written_ = head;
+      if (!ok) {
+        if (writer_done_) break;
+        head_file_cv_.wait_for(lock, std::chrono::milliseconds(100));
+      }
+      continue;
+    }
+    if (writer_done_) break;
+  }
+}
+
+}  // namespace koordq::journal

@@ -1,0 +1,134 @@
+// The journal's single writer (design.md §3, §5). Producers append record bodies from any
+// thread; one writer thread numbers them (dense seq, non-decreasing time, hash chain), writes
+// each group as one RocksDB WriteBatch with sync, and only then acknowledges. Records arriving
+// while a sync is in flight form the next group.
+//
+// Round mode (the leader): after every durable group of inputs the writer holds further inputs
+// until the router hands in the round record for that group (append_round), then writes the
+// round first and the held inputs behind it in one group, so deciding costs no extra sync and a
+// round always directly follows its basis.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "base/result.hpp"
+#include "journal/head_file.hpp"
+#include "journal/record_body.hpp"
+#include "journal/record_clock.hpp"
+#include "journal/rocks_store.hpp"
+
+namespace koordq::journal {
+
+struct AppendedRecord {
+  uint64_t seq = 0;
+  int64_t time = 0;
+  RecordKind kind = RecordKind::kTick;
+  Hash hash{};
+};
+
+using AckCallback = std::function<void(const Result<AppendedRecord>&)>;
+
+// One durable group, reported after its acknowledgements.
+struct DurableGroup {
+  uint64_t first_seq = 0;
+  uint64_t last_seq = 0;
+  bool starts_with_round = false;
+  size_t inputs = 0;           // records other than the leading round
+  bool awaits_round = false;   // round mode: the writer now holds inputs until append_round
+};
+
+struct WriterOptions {
+  int64_t max_batch_delay_nanos = 1'000'000;  // --journal-max-batch-delay
+  size_t max_batch_records = 8192;
+  size_t max_batch_bytes = 16u << 20;
+};
+
+struct WriterStats {
+  uint64_t appended_records = 0;
+  uint64_t appended_bytes = 0;
+  uint64_t groups = 0;
+  uint64_t failed_groups = 0;
+};
+
+class GroupCommitWriter {
+ public:
+  // `head` is the chain head of the journal as opened, `last_time` the time of its last record.
+  GroupCommitWriter(RocksStore& store, ChainHead head, int64_t last_time, RecordClock& clock, WriterOptions options,
+                    std::filesystem::path head_file);
+  ~GroupCommitWriter();  // writes what was appended, then stops
+  GroupCommitWriter(const GroupCommitWriter&) = delete;
+  GroupCommitWriter& operator=(const GroupCommitWriter&) = delete;
+
+  void append(std::unique_ptr<RecordBody> body, AckCallback ack);
+  // The round record for the group ending at `basis`; refused unless the writer awaits exactly it.
+  void append_round(uint64_t basis, std::unique_ptr<RecordBody> round, AckCallback ack);
+
+  void set_round_mode(bool on);
+  // Called on the writer thread after each durable group's acknowledgements.
+  void set_group_observer(std::function<void(const DurableGroup&)> observer);
+  // Called on the writer thread for each group that measured its sync, for metrics.
+  void set_sync_observer(std::function<void(size_t records, int64_t sync_nanos)> observer);
+
+  ChainHead durable_head() const;
+  int64_t durable_time() const;
+  // Blocks until seq is durable, the timeout passes, or the writer stops. True when durable.
+  bool wait_durable(uint64_t seq, int64_t timeout_nanos) const;
+  WriterStats stats() const;
+  // Records waiting to be written (held or queued), and the arrival time of the oldest.
+  size_t pending() const;
+  std::optional<int64_t> oldest_pending_arrival() const;
+
+ private:
+  struct Pending {
+    std::unique_ptr<RecordBody> body;
+    AckCallback ack;
+    int64_t arrival;  // RecordClock reading when appended
+  };
+  struct Encoded {
+    AppendedRecord record;
+    std::string value;
+  };
+
+  void run();
+  void run_head_file_writer();
+  std::vector<Pending> take_group(std::unique_lock<std::mutex>& lock, bool& starts_with_round);
+  void write_group(std::vector<Pending>& group, bool starts_with_round);
+
+  RocksStore& store_;
+  RecordClock& clock_;
+  const WriterOptions options_;
+  const std::filesystem::path head_file_;
+
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_;
+  mutable std::condition_variable durable_cv_;
+  std::condition_variable head_file_cv_;
+  std::deque<Pending> inputs_;
+  std::optional<Pending> round_;
+  bool round_mode_ = false;
+  std::optional<uint64_t> awaited_basis_;
+  bool stopping_ = false;
+  bool writer_done_ = false;
+  ChainHead durable_;
+  int64_t durable_time_ = 0;
+  ChainHead head_file_written_;
+  size_t last_group_inputs_ = 1;
+  uint64_t dirty_tail_from_ = 0;  // after a failed write: seqs from here may hold unacknowledged records
+  WriterStats stats_;
+  std::function<void(const DurableGroup&)> group_observer_;
+  std::function<void(size_t, int64_t)> sync_observer_;
+
+  std::thread head_file_thread_;
+  std::thread thread_;
+};
+
+}  // namespace koordq::journal

@@ -1,0 +1,77 @@
+#include "journal/hash_chain.hpp"
+
+#include <openssl/evp.h>
+
+#include <cstring>
+#include <stdexcept>
+
+namespace koordq::journal {
+namespace {
+
+struct DigestContext {
+  DigestContext() : ctx(EVP_MD_CTX_new()) {
+    if (ctx == nullptr) throw std::bad_alloc();
+  }
+  ~DigestContext() { EVP_MD_CTX_free(ctx); }
+  DigestContext(const DigestContext&) = delete;
+  DigestContext& operator=(const DigestContext&) = delete;
+  EVP_MD_CTX* ctx;
+};
+
+Hash digest(std::string_view a, std::string_view b) {
+  thread_local DigestContext d;
+  Hash out{};
+  unsigned int len = 0;
+  if (EVP_DigestInit_ex(d.ctx, EVP_sha256(), nullptr) != 1 || EVP_DigestUpdate(d.ctx, a.data(), a.size()) != 1 ||
+      EVP_DigestUpdate(d.ctx, b.data(), b.size()) != 1 || EVP_DigestFinal_ex(d.ctx, out.data(), &len) != 1 ||
+      len != out.size()) {
+    throw std::runtime_error("SHA-256 failed in OpenSSL");
+  }
+  return out;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+}  // namespace
+
+Hash sha256(std::string_view bytes) { return digest(bytes, {}); }
+
+Hash chain_hash(const Hash& prev, std::string_view canonical_bytes) {
+  return digest(as_bytes(prev), canonical_bytes);
+}
+
+Hash genesis_hash(std::string_view journal_uuid) { return sha256(journal_uuid); }
+
+std::string to_hex(const Hash& h) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out(64, '0');
+  for (size_t i = 0; i < h.size(); ++i) {
+    out[2 * i] = kDigits[h[i] >> 4];
+    out[2 * i + 1] = kDigits[h[i] & 0xf];
+  }
+  return out;
+}
+
+bool from_hex(std::string_view hex, Hash& out) {
+  if (hex.size() != 64) return false;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    out[i] = static_cast<uint8_t>(hi << 4 | lo);
+  }
+  return true;
+}
+
+std::string_view as_bytes(const Hash& h) { return {reinterpret_cast<const char*>(h.data()), h.size()}; }
+
+bool from_bytes(std::string_view bytes, Hash& out) {
+  if (bytes.size() != out.size()) return false;
+  std::memcpy(out.data(), bytes.data(), out.size());
+  return true;
+}
+
+}  // namespace koordq::journal

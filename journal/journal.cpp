@@ -1,0 +1,247 @@
+#include "journal/journal.hpp"
+
+#include <openssl/rand.h>
+#include <rocksdb/utilities/checkpoint.h>
+#include <rocksdb/write_batch.h>
+
+#include <cstdio>
+#include <ctime>
+
+#include "journal/chain_check.hpp"
+#include "journal/keys.hpp"
+
+namespace koordq::journal {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path db_path(const fs::path& dir) { return dir / "db"; }
+fs::path head_path(const fs::path& dir) { return dir / "HEAD"; }
+
+std::string compact_utc(int64_t unix_nanos) {
+  const std::time_t secs = static_cast<std::time_t>(unix_nanos / 1'000'000'000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+  return buf;
+}
+
+std::string verified_value(const ChainHead& h) { return std::to_string(h.seq) + " " + to_hex(h.hash); }
+
+std::optional<ChainHead> parse_verified(const std::string& v) {
+  const auto space = v.find(' ');
+  if (space == std::string::npos) return std::nullopt;
+  ChainHead h;
+  char* end = nullptr;
+  h.seq = std::strtoull(v.c_str(), &end, 10);
+  if (end != v.c_str() + space || !from_hex(std::string_view(v).substr(space + 1), h.hash)) return std::nullopt;
+  return h;
+}
+
+// Moves a corrupt journal aside (§21): rename the directory, or, when it cannot be renamed (a
+// mount point), move its contents into a subdirectory.
+Result<fs::path> quarantine(const fs::path& dir, int64_t when) {
+  const std::string stamp = compact_utc(when);
+  fs::path target = dir;
+  target += ".quarantined-" + stamp;
+  std::error_code ec;
+  fs::rename(dir, target, ec);
+  if (!ec) return target;
+  target = dir / ("quarantined-" + stamp);
+  fs::create_directory(target, ec);
+  if (ec) return make_error("cannot quarantine " + dir.string() + ": " + ec.message());
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path() == target || entry.path().filename().string().rfind("quarantined-", 0) == 0) continue;
+    fs::rename(entry.path(), target / entry.path().filename(), ec);
+    if (ec) return make_error("cannot quarantine " + entry.path().string() + ": " + ec.message());
+  }
+  return target;
+}
+
+// Deletes log and time entries of seqs ≥ from (a torn tail whose times are ≥ from_time).
+Status truncate_tail(RocksStore& store, uint64_t from, int64_t from_time) {
+  rocksdb::WriteBatch batch;
+  batch.DeleteRange(store.log(), seq_key(from), seq_key(UINT64_MAX));
+  std::unique_ptr<rocksdb::Iterator> it(store.db().NewIterator(rocksdb::ReadOptions(), store.time()));
+  for (it->Seek(time_key(from_time, 0)); it->Valid(); it->Next()) {
+    const auto key = decode_time_key(std::string_view(it->key().data(), it->key().size()));
+    if (key && key->seq >= from) batch.Delete(store.time(), it->key());
+  }
+  return store.write(batch, true);
+}
+
+int64_t wall_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+}  // namespace
+
+std::string random_uuid() {
+  unsigned char b[16];
+  if (RAND_bytes(b, sizeof b) != 1) throw std::runtime_error("no randomness from OpenSSL");
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  char out[37];
+  std::snprintf(out, sizeof out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  return out;
+}
+
+Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
+  std::error_code ec;
+  fs::create_directories(options.dir, ec);
+  if (ec) return make_error("cannot create journal directory " + options.dir.string() + ": " + ec.message());
+
+  std::unique_ptr<Journal> j(new Journal());
+  j->dir_ = options.dir;
+  auto store = RocksStore::open(db_path(options.dir), StoreMode::kPrimary);
+  if (!store.ok()) return store.error();
+  j->store_ = std::move(store).value();
+  j->reader_ = std::make_unique<JournalReader>(*j->store_);
+
+  auto uuid = j->reader_->meta(kMetaUuid);
+  if (!uuid.ok()) return uuid.error();
+  const uint64_t last = j->reader_->last_seq();
+  ChainHead head;
+  int64_t head_time = 0;
+  if (!uuid->has_value()) {
+    if (last != 0) return make_error("journal " + options.dir.string() + " has records but no UUID: not a koordq journal");
+    j->uuid_ = options.new_uuid.empty() ? random_uuid() : options.new_uuid;
+    rocksdb::WriteBatch batch;
+    batch.Put(j->store_->meta(), kMetaUuid, j->uuid_);
+    batch.Put(j->store_->meta(), kMetaSchema, std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
+    if (auto s = j->store_->write(batch, true); !s.ok()) return s.error();
+    j->report_.created = true;
+    head = ChainHead{0, genesis_hash(j->uuid_)};
+  } else {
+    j->uuid_ = **uuid;
+    auto schema = j->reader_->meta(kMetaSchema);
+    if (!schema.ok()) return schema.error();
+    const std::string version = schema->value_or("1.0");
+    if (std::strtoul(version.c_str(), nullptr, 10) > kSchemaMajor) {
+      return make_error("journal " + options.dir.string() + " has schema version " + version +
+                        ", newer than this koordq's " + std::to_string(kSchemaMajor) + "." +
+                        std::to_string(kSchemaMinor) + ": open it with a newer koordq");
+    }
+    // Start checking at the last verified point, else at the oldest retained record.
+    ChainHead start{0, genesis_hash(j->uuid_)};
+    int64_t start_time = INT64_MIN;
+    auto verified = j->reader_->meta(kMetaVerified);
+    if (!verified.ok()) return verified.error();
+    std::optional<ChainHead> verified_head = verified->has_value() ? parse_verified(**verified) : std::nullopt;
+    const uint64_t first = j->reader_->first_seq();
+    if (verified_head && verified_head->seq >= first && verified_head->seq <= last && verified_head->seq > 0) {
+      auto rec = j->reader_->get(verified_head->seq);
+      if (rec.ok() && rec->has_value() && (*rec)->hash() == verified_head->hash) {
+        start = *verified_head;
+        start_time = (*rec)->time();
+      }
+    } else if (first > 1) {
+      auto rec = j->reader_->get(first);
+      if (rec.ok() && rec->has_value()) start = ChainHead{first - 1, (*rec)->prev_hash()};
+    }
+    const ChainCheck check = check_chain(*j->reader_, start, start_time);
+    j->report_.verified_records = check.records;
+    head = check.last_good;
+    head_time = check.last_good_time == INT64_MIN ? 0 : check.last_good_time;
+
+    auto head_file = read_head_file(head_path(options.dir));
+    std::optional<ChainBreak> corruption = check.first_break;
+    if (!head_file.ok()) {
+      corruption = ChainBreak{head.seq + 1, head_file.message()};
+    } else if (head_file->has_value()) {
+      const ChainHead& h = **head_file;
+      if (corruption && corruption->seq > h.seq) {
+        // Past HEAD: a tail torn by a crash before it was acknowledged. Drop it.
+        if (auto s = truncate_tail(*j->store_, corruption->seq, head_time); !s.ok()) return s.error();
+        j->report_.truncated_records = last - head.seq;
+        corruption.reset();
+      } else if (!corruption && h.seq > head.seq) {
+        corruption = ChainBreak{head.seq + 1, "HEAD names seq " + std::to_string(h.seq) + " but the log ends at seq " +
+                                                  std::to_string(head.seq) + ": acknowledged records were lost"};
+      } else if (!corruption && h.seq > 0 && h.seq >= start.seq) {
+        auto rec = j->reader_->get(h.seq);
+        if (rec.ok() && rec->has_value() && (*rec)->hash() != h.hash) {
+          corruption = ChainBreak{h.seq, "seq " + std::to_string(h.seq) + " has hash " + to_hex((*rec)->hash()) +
+                                             " but HEAD says " + to_hex(h.hash)};
+        }
+      }
+    }
+    if (corruption) {
+      if (options.on_corruption == CorruptionPolicy::kFail) {
+        return make_error("journal " + options.dir.string() + " is corrupt at seq " + std::to_string(corruption->seq) +
+                          ": " + corruption->reason + " (--journal-on-corruption=fail)");
+      }
+      QuarantineReport q{{}, corruption->seq, head.seq, head.hash, corruption->reason};
+      j.reset();
+      auto moved = quarantine(options.dir, options.quarantine_time ? options.quarantine_time : wall_now());
+      if (!moved.ok()) return moved.error();
+      q.moved_to = *moved;
+      JournalOptions fresh = options;
+      auto reopened = open(fresh);
+      if (!reopened.ok()) return reopened.error();
+      (*reopened)->report_.quarantined = q;
+      return reopened;
+    }
+    if (auto s = j->put_meta(kMetaVerified, verified_value(head)); !s.ok()) return s.error();
+  }
+
+  if (options.clock == nullptr) j->owned_clock_ = std::make_unique<RecordClock>();
+  RecordClock& clock = options.clock ? *options.clock : *j->owned_clock_;
+  j->writer_ = std::make_unique<GroupCommitWriter>(*j->store_, head, head_time, clock, options.writer,
+                                                   head_path(options.dir));
+  return j;
+}
+
+Journal::~Journal() {
+  if (!writer_) return;
+  writer_.reset();  // drains what was appended
+  const ChainHead head = [&] {
+    // The writer is gone; the log's last record is the head.
+    const uint64_t last = reader_->last_seq();
+    auto rec = reader_->get(last);
+    if (last == 0 || !rec.ok() || !rec->has_value()) return ChainHead{};
+    return ChainHead{last, (*rec)->hash()};
+  }();
+  if (head.seq > 0) {
+    put_meta(kMetaVerified, verified_value(head)).ok();
+    write_head_file(head_path(dir_), head).ok();
+  }
+}
+
+Status Journal::put_snapshot(uint64_t seq, const std::string& bytes) {
+  rocksdb::WriteBatch batch;
+  batch.Put(store_->snapshot(), seq_key(seq), bytes);
+  return store_->write(batch, true);
+}
+
+Status Journal::put_meta(const std::string& key, const std::string& value) {
+  rocksdb::WriteBatch batch;
+  batch.Put(store_->meta(), key, value);
+  return store_->write(batch, true);
+}
+
+Result<uint64_t> Journal::checkpoint(const fs::path& target) {
+  if (fs::exists(target)) return make_error(target.string() + " already exists; name a directory that does not");
+  std::error_code ec;
+  fs::create_directories(target, ec);
+  if (ec) return make_error("cannot create " + target.string() + ": " + ec.message());
+  rocksdb::Checkpoint* raw = nullptr;
+  auto s = rocksdb::Checkpoint::Create(&store_->db(), &raw);
+  if (!s.ok()) return rocks_error("cannot checkpoint", s);
+  std::unique_ptr<rocksdb::Checkpoint> cp(raw);
+  // Taken before the copy: the copy may hold more records than HEAD says, never fewer.
+  const ChainHead head = writer_ ? writer_->durable_head() : ChainHead{};
+  // Flush the WAL so the copy holds every durable record.
+  s = cp->CreateCheckpoint(db_path(target).string(), /*log_size_for_flush=*/0);
+  if (!s.ok()) return rocks_error("cannot checkpoint into " + target.string(), s);
+  if (head.seq > 0) {
+    if (auto w = write_head_file(head_path(target), head); !w.ok()) return w.error();
+  }
+  return head.seq;
+}
+
+}  // namespace koordq::journal

@@ -1,0 +1,85 @@
+// Reading a journal: records by seq, cursors, the time index, snapshots, metadata. Works on the
+// primary instance (inside `serve`) and on a secondary instance (other processes, while `serve`
+// writes), which sees what was durable when it last caught up.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.hpp"
+#include "journal/rocks_store.hpp"
+#include "journal/stored_record.hpp"
+
+namespace rocksdb {
+class Iterator;
+}
+
+namespace koordq::journal {
+
+inline constexpr char kMetaUuid[] = "uuid";
+inline constexpr char kMetaSchema[] = "schema";          // "<major>.<minor>"
+inline constexpr char kMetaVerified[] = "verified";      // "<seq> <hash hex>": chain checked up to here
+inline constexpr char kMetaFirstSeq[] = "first_seq";     // oldest retained seq (retention)
+inline constexpr char kMetaAppliedSeq[] = "applied_seq";
+inline constexpr char kMetaResourceVersionPrefix[] = "rv/";
+
+// Iterates records in seq order from a starting seq; reports a gap as an error.
+class RecordCursor {
+ public:
+  RecordCursor(RocksStore& store, uint64_t from_seq, uint64_t to_seq);
+  ~RecordCursor();
+  RecordCursor(RecordCursor&&) noexcept;
+  // The next record, std::nullopt at the end, or an Error naming the seq that is wrong.
+  Result<std::optional<StoredRecord>> next();
+
+ private:
+  std::unique_ptr<rocksdb::Iterator> it_;
+  uint64_t expected_;
+  uint64_t to_;
+  bool started_ = false;
+};
+
+struct SnapshotEntry {
+  uint64_t seq = 0;
+  uint64_t bytes = 0;
+};
+
+class JournalReader {
+ public:
+  explicit JournalReader(RocksStore& store) : store_(store) {}
+
+  // Opens `<dir>/db` as a secondary instance (its scratch directory is private and temporary).
+  static Result<std::unique_ptr<JournalReader>> open_secondary(const std::filesystem::path& journal_dir);
+  ~JournalReader();
+
+  Result<std::string> uuid();
+  // Oldest and newest seq in the log; 0 when empty.
+  uint64_t first_seq();
+  uint64_t last_seq();
+  Result<std::optional<StoredRecord>> get(uint64_t seq);
+  RecordCursor cursor(uint64_t from_seq, uint64_t to_seq = UINT64_MAX) { return RecordCursor(store_, from_seq, to_seq); }
+
+  // Time index: the first seq whose time ≥ t, the last seq whose time ≤ t.
+  std::optional<uint64_t> first_seq_at_or_after(int64_t unix_nanos);
+  std::optional<uint64_t> last_seq_at_or_before(int64_t unix_nanos);
+
+  Result<std::optional<std::string>> meta(const std::string& key) { return store_.get(store_.meta(), key); }
+  std::vector<SnapshotEntry> snapshots();
+  // The newest snapshot at or before seq: (its seq, its bytes).
+  Result<std::optional<std::pair<uint64_t, std::string>>> latest_snapshot_at_or_before(uint64_t seq);
+
+  // Secondary instances: pick up what the writer made durable since.
+  Status refresh();
+  RocksStore& store() { return store_; }
+
+ private:
+  RocksStore& store_;
+  std::unique_ptr<RocksStore> owned_;
+  std::filesystem::path scratch_;
+};
+
+}  // namespace koordq::journal

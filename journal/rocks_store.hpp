@@ -1,0 +1,55 @@
+// The RocksDB database behind the journal and its four column families (design.md §5):
+//   log       big-endian seq → the record's stored bytes
+//   time      big-endian time ‖ seq → (empty)
+//   snapshot  big-endian seq → snapshot bytes
+//   meta      name → value (journal UUID, schema version, verified point, resourceVersions, …)
+// The primary instance is the single writer; other processes open a secondary instance.
+#pragma once
+
+#include <rocksdb/db.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/result.hpp"
+
+namespace koordq::journal {
+
+enum class StoreMode { kPrimary, kSecondary };
+
+class RocksStore {
+ public:
+  // kPrimary creates the database when missing; kSecondary needs a private scratch directory.
+  static Result<std::unique_ptr<RocksStore>> open(const std::filesystem::path& db_dir, StoreMode mode,
+                                                  const std::filesystem::path& secondary_dir = {});
+  ~RocksStore();
+  RocksStore(const RocksStore&) = delete;
+  RocksStore& operator=(const RocksStore&) = delete;
+
+  rocksdb::DB& db() { return *db_; }
+  rocksdb::ColumnFamilyHandle* log() { return handles_[1]; }
+  rocksdb::ColumnFamilyHandle* time() { return handles_[2]; }
+  rocksdb::ColumnFamilyHandle* snapshot() { return handles_[3]; }
+  rocksdb::ColumnFamilyHandle* meta() { return handles_[4]; }
+  StoreMode mode() const { return mode_; }
+
+  Status write(rocksdb::WriteBatch& batch, bool sync);
+  Result<std::optional<std::string>> get(rocksdb::ColumnFamilyHandle* cf, const std::string& key);
+  // Secondary only: sees what the primary made durable since the last call.
+  Status catch_up();
+  // Total size of the live SST and WAL files.
+  uint64_t disk_bytes();
+
+ private:
+  RocksStore() = default;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // default, log, time, snapshot, meta
+  StoreMode mode_ = StoreMode::kPrimary;
+};
+
+Error rocks_error(const std::string& what, const rocksdb::Status& s);
+
+}  // namespace koordq::journal

@@ -1,0 +1,2 @@
+koordq_gtest(journal_basics_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/journal_basics_test.cpp LIBS koordq_journal)
+koordq_gtest(journal_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/journal_test.cpp LIBS koordq_journal)

@@ -1,0 +1,312 @@
+#include "journal/journal.hpp"
+
+#include <gtest/gtest.h>
+#include <rocksdb/write_batch.h>
+
+#include <atomic>
+#include <future>
+#include <set>
+#include <thread>
+
+#include "journal/chain_check.hpp"
+#include "journal/keys.hpp"
+#include "tests/support/journal_records.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace koordq::journal {
+namespace {
+
+using testing::relist_body;
+using testing::round_body;
+using testing::tick_body;
+
+std::unique_ptr<Journal> open_journal(const std::filesystem::path& dir,
+                                      CorruptionPolicy policy = CorruptionPolicy::kQuarantine) {
+  JournalOptions o;
+  o.dir = dir;
+  o.on_corruption = policy;
+  o.new_uuid = "00000000-0000-4000-8000-000000000001";
+  auto j = Journal::open(o);
+  if (!j.ok()) throw std::runtime_error(j.message());
+  return std::move(j).value();
+}
+
+Result<AppendedRecord> append_and_wait(GroupCommitWriter& w, std::unique_ptr<RecordBody> body) {
+  std::promise<Result<AppendedRecord>> done;
+  w.append(std::move(body), [&](const Result<AppendedRecord>& r) { done.set_value(r); });
+  return done.get_future().get();
+}
+
+TEST(Journal, a_new_journal_starts_at_seq_one_chained_to_its_uuid) {
+  testing::TempDir dir;
+  auto j = open_journal(dir.path());
+  EXPECT_TRUE(j->open_report().created);
+  auto r = append_and_wait(j->writer(), tick_body());
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(r->seq, 1u);
+  auto stored = j->reader().get(1);
+  ASSERT_TRUE(stored.ok() && stored->has_value());
+  EXPECT_EQ((*stored)->prev_hash(), genesis_hash(j->uuid()));
+  EXPECT_TRUE((*stored)->hash_matches());
+  EXPECT_EQ((*stored)->kind(), RecordKind::kTick);
+}
+
+TEST(Journal, concurrent_producers_get_dense_seqs_and_every_ack_is_durable) {
+  testing::TempDir dir;
+  constexpr int kThreads = 8, kPerThread = 200;
+  std::mutex mu;
+  std::set<uint64_t> acked;
+  {
+    auto j = open_journal(dir.path());
+    std::vector<std::thread> producers;
+    for (int t = 0; t < kThreads; ++t) {
+      producers.emplace_back([&] {
+        for (int i = 0; i < kPerThread; ++i) {
+          auto r = append_and_wait(j->writer(), tick_body());
+          ASSERT_TRUE(r.ok()) << r.message();
+          std::lock_guard lock(mu);
+          acked.insert(r->seq);
+        }
+      });
+    }
+    for (auto& p : producers) p.join();
+    EXPECT_LT(j->writer().stats().groups, static_cast<uint64_t>(kThreads * kPerThread));
+  }
+  ASSERT_EQ(acked.size(), static_cast<size_t>(kThreads * kPerThread));
+  EXPECT_EQ(*acked.begin(), 1u);
+  EXPECT_EQ(*acked.rbegin(), static_cast<uint64_t>(kThreads * kPerThread));
+  auto j = open_journal(dir.path());
+  EXPECT_EQ(j->reader().last_seq(), static_cast<uint64_t>(kThreads * kPerThread));
+  const auto check = check_chain(j->reader(), ChainHead{0, genesis_hash(j->uuid())}, INT64_MIN);
+  EXPECT_FALSE(check.first_break.has_value()) << check.first_break->reason;
+  EXPECT_EQ(check.records, static_cast<uint64_t>(kThreads * kPerThread));
+}
+
+TEST(Journal, round_mode_holds_inputs_until_the_round_then_writes_round_first) {
+  testing::TempDir dir;
+  auto j = open_journal(dir.path());
+  auto& w = j->writer();
+  w.set_round_mode(true);
+  std::promise<DurableGroup> first_group;
+  std::atomic<int> groups{0};
+  w.set_group_observer([&](const DurableGroup& g) {
+    if (groups.fetch_add(1) == 0) first_group.set_value(g);
+  });
+  ASSERT_TRUE(append_and_wait(w, relist_body("1")).ok());
+  const DurableGroup g = first_group.get_future().get();
+  EXPECT_TRUE(g.awaits_round);
+  EXPECT_EQ(g.last_seq, 1u);
+
+  // An input arriving now is held: it must not be written before the round.
+  std::promise<Result<AppendedRecord>> held;
+  w.append(tick_body(), [&](const Result<AppendedRecord>& r) { held.set_value(r); });
+  EXPECT_FALSE(w.wait_durable(2, 50'000'000));
+
+  // A round for another basis is refused.
+  std::promise<Result<AppendedRecord>> wrong;
+  w.append_round(7, round_body(7), [&](const Result<AppendedRecord>& r) { wrong.set_value(r); });
+  EXPECT_FALSE(wrong.get_future().get().ok());
+
+  std::promise<Result<AppendedRecord>> round;
+  w.append_round(1, round_body(1), [&](const Result<AppendedRecord>& r) { round.set_value(r); });
+  auto round_ack = round.get_future().get();
+  auto held_ack = held.get_future().get();
+  ASSERT_TRUE(round_ack.ok() && held_ack.ok());
+  EXPECT_EQ(round_ack->seq, 2u);
+  EXPECT_EQ(held_ack->seq, 3u);
+  EXPECT_EQ(w.stats().groups, 2u);  // the round shared its sync with the held input
+}
+
+TEST(Journal, reopening_continues_the_chain_and_time_never_decreases) {
+  testing::TempDir dir;
+  int64_t last_time;
+  {
+    auto j = open_journal(dir.path());
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(append_and_wait(j->writer(), tick_body()).ok());
+    last_time = j->writer().durable_time();
+  }
+  auto j = open_journal(dir.path());
+  EXPECT_FALSE(j->open_report().created);
+  auto body = tick_body();
+  body->set_explicit_time(last_time - 1'000'000'000);  // an earlier time is raised
+  auto r = append_and_wait(j->writer(), std::move(body));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->seq, 11u);
+  EXPECT_GE(r->time, last_time);
+  const auto check = check_chain(j->reader(), ChainHead{0, genesis_hash(j->uuid())}, INT64_MIN);
+  EXPECT_FALSE(check.first_break.has_value());
+}
+
+TEST(Journal, time_index_finds_first_at_or_after_and_last_at_or_before) {
+  testing::TempDir dir;
+  auto j = open_journal(dir.path());
+  for (int64_t t : {100, 200, 200, 300}) {
+    auto body = tick_body();
+    body->set_explicit_time(t);
+    ASSERT_TRUE(append_and_wait(j->writer(), std::move(body)).ok());
+  }
+  auto& r = j->reader();
+  EXPECT_EQ(r.first_seq_at_or_after(150), 2u);
+  EXPECT_EQ(r.first_seq_at_or_after(200), 2u);
+  EXPECT_EQ(r.last_seq_at_or_before(200), 3u);
+  EXPECT_EQ(r.last_seq_at_or_before(299), 3u);
+  EXPECT_FALSE(r.last_seq_at_or_before(99).has_value());
+  EXPECT_FALSE(r.first_seq_at_or_after(301).has_value());
+}
+
+TEST(Journal, snapshots_are_found_at_or_before_a_seq) {
+  testing::TempDir dir;
+  auto j = open_journal(dir.path());
+  ASSERT_TRUE(j->put_snapshot(10, "ten").ok());
+  ASSERT_TRUE(j->put_snapshot(20, "twenty").ok());
+  auto s = j->reader().latest_snapshot_at_or_before(19);
+  ASSERT_TRUE(s.ok() && s->has_value());
+  EXPECT_EQ((*s)->first, 10u);
+  EXPECT_EQ((*s)->second, "ten");
+  auto none = j->reader().latest_snapshot_at_or_before(9);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+  EXPECT_EQ(j->reader().snapshots().size(), 2u);
+}
+
+// Writes 5 records, then lets `tamper` change the database behind the journal's back.
+void write_then_tamper(const std::filesystem::path& dir, const std::function<void(RocksStore&)>& tamper) {
+  {
+    auto j = open_journal(dir);
+    for (int i = 0; i < 5; ++i) ASSERT_TRUE(append_and_wait(j->writer(), tick_body()).ok());
+  }
+  auto store = RocksStore::open(dir / "db", StoreMode::kPrimary);
+  ASSERT_TRUE(store.ok());
+  // Force a full check on the next open.
+  rocksdb::WriteBatch b;
+  b.Delete((*store)->meta(), kMetaVerified);
+  ASSERT_TRUE((*store)->write(b, true).ok());
+  tamper(**store);
+}
+
+TEST(JournalRecovery, an_altered_record_is_corruption_naming_its_seq) {
+  testing::TempDir dir;
+  write_then_tamper(dir / "j", [](RocksStore& s) {
+    auto v = s.get(s.log(), seq_key(3));
+    std::string value = **v;
+    value[value.size() / 2] ^= 0x01;
+    rocksdb::WriteBatch b;
+    b.Put(s.log(), seq_key(3), value);
+    ASSERT_TRUE(s.write(b, true).ok());
+  });
+  JournalOptions o;
+  o.dir = dir / "j";
+  o.on_corruption = CorruptionPolicy::kFail;
+  auto j = Journal::open(o);
+  ASSERT_FALSE(j.ok());
+  EXPECT_NE(j.message().find("corrupt at seq 3"), std::string::npos) << j.message();
+}
+
+TEST(JournalRecovery, quarantine_moves_the_corrupt_journal_aside_and_starts_a_new_one) {
+  testing::TempDir dir;
+  write_then_tamper(dir / "j", [](RocksStore& s) {
+    rocksdb::WriteBatch b;
+    b.Delete(s.log(), seq_key(2));
+    ASSERT_TRUE(s.write(b, true).ok());
+  });
+  JournalOptions o;
+  o.dir = dir / "j";
+  o.quarantine_time = 1776672000LL * 1'000'000'000;
+  auto j = Journal::open(o);
+  ASSERT_TRUE(j.ok()) << j.message();
+  const auto& q = (*j)->open_report().quarantined;
+  ASSERT_TRUE(q.has_value());
+  EXPECT_EQ(q->first_bad_seq, 2u);
+  EXPECT_EQ(q->last_intact_seq, 1u);
+  EXPECT_EQ(q->moved_to.filename().string(), "j.quarantined-20260420T080000Z");
+  EXPECT_TRUE(std::filesystem::exists(q->moved_to / "db"));
+  EXPECT_TRUE((*j)->open_report().created);
+  EXPECT_EQ((*j)->reader().last_seq(), 0u);
+}
+
+TEST(JournalRecovery, a_log_shorter_than_head_lost_acknowledged_records) {
+  testing::TempDir dir;
+  write_then_tamper(dir / "j", [](RocksStore& s) {
+    rocksdb::WriteBatch b;
+    b.Delete(s.log(), seq_key(5));
+    ASSERT_TRUE(s.write(b, true).ok());
+  });
+  JournalOptions o;
+  o.dir = dir / "j";
+  o.on_corruption = CorruptionPolicy::kFail;
+  auto j = Journal::open(o);
+  ASSERT_FALSE(j.ok());
+  EXPECT_NE(j.message().find("corrupt at seq 5"), std::string::npos) << j.message();
+  EXPECT_NE(j.message().find("acknowledged records were lost"), std::string::npos) << j.message();
+}
+
+TEST(JournalRecovery, a_torn_tail_past_head_is_dropped) {
+  testing::TempDir dir;
+  write_then_tamper(dir / "j", [&](RocksStore& s) {
+    // HEAD says 3: records 4 and 5 were never acknowledged as far as HEAD knows; 5 is torn.
+    ASSERT_TRUE(write_head_file(dir / "j" / "HEAD",
+                                ChainHead{3, StoredRecord::parse(**s.get(s.log(), seq_key(3)))->hash()})
+                    .ok());
+    rocksdb::WriteBatch b;
+    b.Put(s.log(), seq_key(5), std::string(48, 'x'));
+    ASSERT_TRUE(s.write(b, true).ok());
+  });
+  auto j = open_journal(dir / "j", CorruptionPolicy::kFail);
+  EXPECT_EQ(j->open_report().truncated_records, 1u);
+  EXPECT_EQ(j->reader().last_seq(), 4u);
+  auto r = append_and_wait(j->writer(), tick_body());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->seq, 5u);
+}
+
+TEST(JournalRecovery, a_round_not_directly_after_its_basis_is_corruption) {
+  testing::TempDir dir;
+  {
+    auto j = open_journal(dir.path());
+    ASSERT_TRUE(append_and_wait(j->writer(), tick_body()).ok());
+    ASSERT_TRUE(append_and_wait(j->writer(), tick_body()).ok());
+    // Not in round mode: the writer does not check the basis of a round appended as an input.
+    ASSERT_TRUE(append_and_wait(j->writer(), round_body(1)).ok());
+  }
+  JournalOptions o;
+  o.dir = dir.path();
+  o.on_corruption = CorruptionPolicy::kFail;
+  {
+    auto store = RocksStore::open(dir.path() / "db", StoreMode::kPrimary);
+    rocksdb::WriteBatch b;
+    b.Delete((*store)->meta(), kMetaVerified);
+    ASSERT_TRUE((*store)->write(b, true).ok());
+  }
+  auto j = Journal::open(o);
+  ASSERT_FALSE(j.ok());
+  EXPECT_NE(j.message().find("seq 3"), std::string::npos) << j.message();
+}
+
+TEST(Journal, a_secondary_reader_sees_what_the_writer_made_durable) {
+  testing::TempDir dir;
+  auto j = open_journal(dir.path());
+  ASSERT_TRUE(append_and_wait(j->writer(), tick_body()).ok());
+  auto reader = JournalReader::open_secondary(dir.path());
+  ASSERT_TRUE(reader.ok()) << reader.message();
+  EXPECT_EQ((*reader)->last_seq(), 1u);
+  ASSERT_TRUE(append_and_wait(j->writer(), tick_body()).ok());
+  ASSERT_TRUE((*reader)->refresh().ok());
+  EXPECT_EQ((*reader)->last_seq(), 2u);
+  EXPECT_EQ(*(*reader)->uuid(), j->uuid());
+}
+
+TEST(Journal, checkpoint_copies_a_journal_that_opens_and_verifies) {
+  testing::TempDir dir;
+  auto j = open_journal(dir / "live");
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(append_and_wait(j->writer(), tick_body()).ok());
+  auto n = j->checkpoint(dir / "copy");
+  ASSERT_TRUE(n.ok()) << n.message();
+  EXPECT_EQ(*n, 20u);
+  EXPECT_FALSE(j->checkpoint(dir / "copy").ok());
+  auto copy = open_journal(dir / "copy", CorruptionPolicy::kFail);
+  EXPECT_EQ(copy->reader().last_seq(), 20u);
+  EXPECT_EQ(copy->uuid(), j->uuid());
+}
+
+}  // namespace
+}  // namespace koordq::journal
