@@ -2,51 +2,60 @@
 
 namespace koordq::journal {
 
+std::optional<ChainBreak> ChainVerifier::add(const StoredRecord& r) {
+  const uint64_t seq = anchored_ ? head_.seq + 1 : r.seq();
+  auto fail = [&](std::string reason) {
+    return ChainBreak{seq, "seq " + std::to_string(seq) + ": " + std::move(reason)};
+  };
+  if (r.seq() != seq) {
+    return ChainBreak{seq, "seq " + std::to_string(seq) + " is missing (the next record is seq " +
+                               std::to_string(r.seq()) + ")"};
+  }
+  if (anchored_ && r.prev_hash() != head_.hash) {
+    return fail("prevHash " + to_hex(r.prev_hash()) + " does not match the hash of seq " + std::to_string(head_.seq) +
+                " (" + to_hex(head_.hash) + ")");
+  }
+  if (!r.hash_matches()) return fail("hash " + to_hex(r.hash()) + " is not SHA-256(prevHash ‖ record): altered");
+  if (r.time() < time_) return fail("time goes backwards");
+  if (r.kind() == RecordKind::kRound) {
+    const uint64_t basis = r.reader().getBody().getRound().getBasis();
+    if (basis != seq - 1 || previous_is_round_ || seq == 1) {
+      return fail("round with basis " + std::to_string(basis) + " does not directly follow its input batch");
+    }
+  }
+  previous_is_round_ = r.kind() == RecordKind::kRound;
+  if (first_seq_ == 0) first_seq_ = seq;
+  head_ = ChainHead{seq, r.hash()};
+  time_ = r.time();
+  anchored_ = true;
+  ++records_;
+  return std::nullopt;
+}
+
 ChainCheck check_chain(JournalReader& reader, ChainHead start, int64_t start_time,
                        const std::function<void(uint64_t)>& progress) {
+  ChainVerifier verifier(start, start_time);
   ChainCheck check;
-  check.last_good = start;
-  check.last_good_time = start_time;
-  bool previous_is_round = false;
+  auto finish = [&] {
+    check.last_good = verifier.head();
+    check.last_good_time = verifier.time();
+    check.records = verifier.records();
+    check.first_seq = verifier.first_seq();
+    return check;
+  };
   auto cursor = reader.cursor(start.seq + 1);
   for (;;) {
-    const uint64_t seq = check.last_good.seq + 1;
     auto next = cursor.next();
     if (!next.ok()) {
-      check.first_break = ChainBreak{seq, next.message()};
-      return check;
+      check.first_break = ChainBreak{verifier.head().seq + 1, next.message()};
+      return finish();
     }
-    if (!next->has_value()) return check;
-    const StoredRecord& r = **next;
-    auto fail = [&](std::string reason) {
-      check.first_break = ChainBreak{seq, "seq " + std::to_string(seq) + ": " + std::move(reason)};
-    };
-    if (r.prev_hash() != check.last_good.hash) {
-      fail("prevHash " + to_hex(r.prev_hash()) + " does not match the hash of seq " +
-           std::to_string(check.last_good.seq) + " (" + to_hex(check.last_good.hash) + ")");
-      return check;
+    if (!next->has_value()) return finish();
+    if (auto broken = verifier.add(**next)) {
+      check.first_break = std::move(broken);
+      return finish();
     }
-    if (!r.hash_matches()) {
-      fail("hash " + to_hex(r.hash()) + " is not SHA-256(prevHash ‖ record): the record was altered");
-      return check;
-    }
-    if (r.time() < check.last_good_time) {
-      fail("time goes backwards");
-      return check;
-    }
-    if (r.kind() == RecordKind::kRound) {
-      const uint64_t basis = r.reader().getBody().getRound().getBasis();
-      if (basis != seq - 1 || previous_is_round || seq == 1) {
-        fail("round with basis " + std::to_string(basis) + " does not directly follow its input batch");
-        return check;
-      }
-    }
-    previous_is_round = r.kind() == RecordKind::kRound;
-    if (check.first_seq == 0) check.first_seq = seq;
-    check.last_good = ChainHead{seq, r.hash()};
-    check.last_good_time = r.time();
-    ++check.records;
-    if (progress && check.records % 65536 == 0) progress(seq);
+    if (progress && verifier.records() % 65536 == 0) progress(verifier.head().seq);
   }
 }
 

@@ -1,0 +1,31 @@
+#include "journal/export_records.hpp"
+
+#include <algorithm>
+
+#include "journal/audit_line.hpp"
+#include "journal/export_line.hpp"
+
+namespace koordq::journal {
+
+Result<uint64_t> export_records(JournalReader& reader, ExportFormat format, ExportRange range, std::ostream& out,
+                                const std::function<void(uint64_t, uint64_t)>& progress) {
+  auto uuid = reader.uuid();
+  if (!uuid.ok()) return uuid.error();
+  uint64_t written = 0;
+  auto cursor = reader.cursor(std::max<uint64_t>(range.from_seq, reader.first_seq()), range.to_seq);
+  for (;;) {
+    auto next = cursor.next();
+    if (!next.ok()) return next.error();
+    if (!next->has_value()) break;
+    const StoredRecord& r = **next;
+    out << (format == ExportFormat::kNdjson ? render_export_line(r) : render_audit_line(r, *uuid)) << '\n';
+    if (!out) return make_error("cannot write the export: output failed after " + std::to_string(written) + " records");
+    ++written;
+    if (progress && written % 16384 == 0) progress(r.seq(), written);
+  }
+  out.flush();
+  if (!out) return make_error("cannot write the export: output failed");
+  return written;
+}
+
+}  // namespace koordq::journal
