@@ -21,6 +21,13 @@ if(KOORDQ_SANITIZE)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
+if(KOORDQ_FUZZ)
+  # libFuzzer steers by the coverage of instrumented code: instrument every library the fuzz
+  # targets link, not only the targets themselves (which add -fsanitize=fuzzer at link time).
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
 function(koordq_project_target target)
   target_compile_options(${target} PRIVATE ${KOORDQ_WARNINGS})
 endfunction()

@@ -17,6 +17,12 @@ namespace koordq::schema {
 // ceiling of §3.1 needs. Magnitudes beyond what the representation holds saturate.
 class Quantity {
  public:
+  // The leading digit of a non-zero value sits between 10^-kExponentLimit and 10^kExponentLimit.
+  // Larger magnitudes saturate to the largest one (marked inexact_up, so it compares above every
+  // exact value); smaller non-zero ones become an infinitesimal: coefficient 0 with inexact_up,
+  // above zero and below every other positive value (mirrored for negative values).
+  static constexpr int64_t kExponentLimit = 1'000'000'000;
+
   Quantity() = default;
 
   // Parses `[+-]<digits>[.<digits>]<suffix>` with the suffixes of §3.1.
@@ -30,12 +36,18 @@ class Quantity {
   int64_t to_internal(std::string_view resource) const;
 
   bool negative() const { return negative_; }
-  bool is_zero() const { return coefficient_ == 0; }
+  bool is_zero() const { return coefficient_ == 0 && !inexact_up_; }
 
   friend std::strong_ordering operator<=>(const Quantity& a, const Quantity& b);
   friend bool operator==(const Quantity& a, const Quantity& b);
 
  private:
+  // Normalizes any value: at most 38 digits, no trailing zeros, zero without sign, range limits.
+  static Quantity from_parts(bool negative, unsigned __int128 coefficient, int64_t exponent, bool inexact_up);
+  static Quantity saturated(bool negative);
+  static Quantity infinitesimal(bool negative);
+  static std::strong_ordering compare_magnitude(const Quantity& a, const Quantity& b);
+
   bool negative_ = false;
   unsigned __int128 coefficient_ = 0;
   int32_t exponent_ = 0;
