@@ -1,0 +1,61 @@
+// `koordq journal import|export|verify|stat|checkpoint` (behaviour.md §24.4).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "base/result.hpp"
+#include "cmd/command_environment.hpp"
+#include "cmd/command_spec.hpp"
+#include "cmd/journal_source.hpp"
+#include "cmd/parsed_flags.hpp"
+#include "cmd/when.hpp"
+
+namespace koordq::cmd {
+
+struct JournalImportOptions {
+  std::string journal_dir{kDefaultJournalDir};  // created when missing
+  std::string input;                            // a file, or `-` for stdin
+};
+
+enum class ExportFormat { ndjson, audit };
+
+struct JournalExportOptions {
+  std::string journal_dir{kDefaultJournalDir};
+  ExportFormat format = ExportFormat::ndjson;
+  std::optional<When> from;  // inclusive
+  std::optional<When> to;    // inclusive
+  std::string output = "-";  // a file, or `-` for stdout
+};
+
+struct JournalVerifyOptions {
+  JournalSource source;
+};
+
+enum class StatOutput { text, json };
+
+struct JournalStatOptions {
+  std::string journal_dir{kDefaultJournalDir};
+  StatOutput output = StatOutput::text;
+};
+
+struct JournalCheckpointOptions {
+  std::string journal_dir{kDefaultJournalDir};
+  std::string target_dir;  // did not exist when the flags were read
+};
+
+const CommandSpec& journal_command_spec();  // the group: lists the sub-commands
+const CommandSpec& journal_import_command_spec();
+const CommandSpec& journal_export_command_spec();
+const CommandSpec& journal_verify_command_spec();
+const CommandSpec& journal_stat_command_spec();
+const CommandSpec& journal_checkpoint_command_spec();
+
+Result<JournalImportOptions> read_journal_import_options(const ParsedFlags& flags, const CommandEnvironment& env);
+Result<JournalExportOptions> read_journal_export_options(const ParsedFlags& flags, const CommandEnvironment& env);
+Result<JournalVerifyOptions> read_journal_verify_options(const ParsedFlags& flags, const CommandEnvironment& env);
+Result<JournalStatOptions> read_journal_stat_options(const ParsedFlags& flags, const CommandEnvironment& env);
+Result<JournalCheckpointOptions> read_journal_checkpoint_options(const ParsedFlags& flags,
+                                                                 const CommandEnvironment& env);
+
+}  // namespace koordq::cmd

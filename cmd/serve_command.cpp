@@ -1,0 +1,34 @@
+#include <filesystem>
+#include <system_error>
+
+#include "base/log.hpp"
+#include "cmd/commands.hpp"
+#include "cmd/exit_codes.hpp"
+#include "cmd/serve_startup_log.hpp"
+
+namespace koordq::cmd {
+namespace {
+
+// --simulate runs as a normal user in the working directory (behaviour.md §21).
+Status create_journal_dir(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) return make_error("cannot create the journal directory " + dir + ": " + error.message());
+  return ok_status();
+}
+
+}  // namespace
+
+int run_serve(const ServeOptions& options) {
+  if (options.simulate) {
+    if (Status created = create_journal_dir(options.journal_dir); !created.ok()) {
+      KQ_LOG_ERROR("{}", created.message());
+      return kExitJournalUnreadable;
+    }
+  }
+  log_serve_endpoints(options);
+  KQ_LOG_INFO("serve: the decision core is not built yet; exiting");
+  return kExitSuccess;
+}
+
+}  // namespace koordq::cmd
