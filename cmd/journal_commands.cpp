@@ -1,38 +1,150 @@
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
 
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
-#include "cmd/offline_placeholder.hpp"
+#include "cmd/journal_access.hpp"
+#include "cmd/progress.hpp"
+#include "journal/export_records.hpp"
+#include "journal/journal.hpp"
+#include "journal/journal_stat.hpp"
+#include "journal/revision_lookup.hpp"
+#include "journal/verify.hpp"
 
 namespace koordq::cmd {
 namespace {
 
-JournalSource journal_dir(const std::string& path) {
-  return {JournalSource::Kind::journal_dir, path};
+// --from: the first seq to export (inclusive); std::nullopt when nothing is that new.
+Result<std::optional<uint64_t>> resolve_from(journal::JournalReader& reader, const journal::RetainedRange& range,
+                                             const When& when) {
+  using Out = std::optional<uint64_t>;
+  if (when.kind == When::Kind::revision) {
+    auto seq = journal::check_revision(range, when.revision);
+    if (!seq.ok()) return seq.error();
+    return Out{*seq};
+  }
+  if (range.first != 0 && when.unix_nanos < range.first_time) {
+    auto older = journal::revision_at_time(reader, range, when.unix_nanos, when.text);
+    if (!older.ok()) return older.error();
+  }
+  return Out{journal::first_revision_from_time(reader, when.unix_nanos)};
+}
+
+// --to: the last seq to export (inclusive).
+Result<uint64_t> resolve_to(journal::JournalReader& reader, const journal::RetainedRange& range, const When& when) {
+  if (when.kind == When::Kind::revision) return journal::check_revision(range, when.revision);
+  return journal::revision_at_time(reader, range, when.unix_nanos, when.text);
 }
 
 }  // namespace
 
 int run_journal_import(const JournalImportOptions&) {
-  // Import creates a missing journal directory, so there is nothing to check first.
   std::fprintf(stderr, "koordq journal import: this command is not implemented yet\n");
   return kExitCheckFailed;
 }
 
 int run_journal_export(const JournalExportOptions& options) {
-  return report_not_implemented("journal export", journal_dir(options.journal_dir));
+  constexpr std::string_view kCommand = "journal export";
+  auto reader = open_journal_for_reading(kCommand, options.journal_dir);
+  if (!reader) return kExitJournalUnreadable;
+  auto range = journal::retained_range(*reader);
+  if (!range.ok()) return fail_command(kCommand, range.message(), kExitJournalUnreadable);
+  journal::ExportRange export_range;
+  if (options.from) {
+    auto from = resolve_from(*reader, *range, *options.from);
+    if (!from.ok()) return fail_command(kCommand, from.message(), kExitUsage);
+    export_range.from_seq = from->value_or(range->last + 1);
+  }
+  if (options.to) {
+    auto to = resolve_to(*reader, *range, *options.to);
+    if (!to.ok()) return fail_command(kCommand, to.message(), kExitUsage);
+    export_range.to_seq = *to;
+  }
+  std::ofstream file;
+  std::ostream* out = &std::cout;
+  if (options.output != "-") {
+    file.open(options.output, std::ios::binary | std::ios::trunc);
+    if (!file) return fail_command(kCommand, "cannot write " + options.output, kExitJournalUnreadable);
+    out = &file;
+  }
+  const uint64_t last = std::min(export_range.to_seq, range->last);
+  const uint64_t total = last >= export_range.from_seq ? last - export_range.from_seq + 1 : 0;
+  TerminalProgress progress("exporting", total);
+  auto written = journal::export_records(
+      *reader, options.format == ExportFormat::audit ? journal::ExportFormat::kAudit : journal::ExportFormat::kNdjson,
+      export_range, *out, [&](uint64_t seq, uint64_t n) { progress.update(n, seq); });
+  if (!written.ok()) return fail_command(kCommand, written.message(), kExitJournalUnreadable);
+  return kExitSuccess;
 }
 
 int run_journal_verify(const JournalVerifyOptions& options) {
-  return report_not_implemented("journal verify", options.source);
+  constexpr std::string_view kCommand = "journal verify";
+  TerminalProgress progress("verifying", 0);
+  auto on_progress = [&](uint64_t seq, uint64_t n) { progress.update(n, seq); };
+  journal::VerifyReport report;
+  if (options.source.kind == JournalSource::Kind::export_file) {
+    if (options.source.path == "-") {
+      report = journal::verify_export(std::cin, on_progress);
+    } else {
+      std::ifstream in(options.source.path, std::ios::binary);
+      if (!in) {
+        return fail_command(kCommand, "cannot read export file " + options.source.path, kExitJournalUnreadable);
+      }
+      report = journal::verify_export(in, on_progress);
+    }
+  } else {
+    auto reader = open_journal_for_reading(kCommand, options.source.path);
+    if (!reader) return kExitJournalUnreadable;
+    auto verified =
+        journal::verify_journal(*reader, std::filesystem::path(options.source.path) / "HEAD", on_progress);
+    if (!verified.ok()) return fail_command(kCommand, verified.message(), kExitJournalUnreadable);
+    report = *verified;
+  }
+  const std::string line = journal::render_verify_report(report);
+  if (report.broken) return fail_command(kCommand, line, kExitCheckFailed);
+  std::printf("%s\n", line.c_str());
+  return kExitSuccess;
 }
 
 int run_journal_stat(const JournalStatOptions& options) {
-  return report_not_implemented("journal stat", journal_dir(options.journal_dir));
+  constexpr std::string_view kCommand = "journal stat";
+  auto reader = open_journal_for_reading(kCommand, options.journal_dir);
+  if (!reader) return kExitJournalUnreadable;
+  auto stat = journal::journal_stat(*reader);
+  if (!stat.ok()) return fail_command(kCommand, stat.message(), kExitJournalUnreadable);
+  const std::string text =
+      options.output == StatOutput::json ? journal::render_stat_json(*stat) : journal::render_stat_text(*stat);
+  std::fputs(text.c_str(), stdout);
+  return kExitSuccess;
 }
 
 int run_journal_checkpoint(const JournalCheckpointOptions& options) {
-  return report_not_implemented("journal checkpoint", journal_dir(options.journal_dir));
+  constexpr std::string_view kCommand = "journal checkpoint";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(std::filesystem::path(options.journal_dir) / "db", ec)) {
+    return fail_command(kCommand, "no journal in " + options.journal_dir + "; pass --journal-dir",
+                        kExitJournalUnreadable);
+  }
+  journal::JournalOptions open_options;
+  open_options.dir = options.journal_dir;
+  open_options.on_corruption = journal::CorruptionPolicy::kFail;
+  auto j = journal::Journal::open(open_options);
+  if (!j.ok()) {
+    if (j.message().find("lock") != std::string::npos) {
+      return fail_command(kCommand,
+                          "the journal is held by a running koordq serve; ask it for the checkpoint "
+                          "(POST /apis/journal/v1/checkpoint on its debug listener) or stop it first",
+                          kExitJournalUnreadable);
+    }
+    return fail_command(kCommand, j.message(), kExitJournalUnreadable);
+  }
+  auto seq = (*j)->checkpoint(options.target_dir);
+  if (!seq.ok()) return fail_command(kCommand, seq.message(), kExitJournalUnreadable);
+  std::printf("checkpoint of seq %llu written to %s\n", static_cast<unsigned long long>(*seq),
+              options.target_dir.c_str());
+  return kExitSuccess;
 }
 
 }  // namespace koordq::cmd

@@ -1,0 +1,37 @@
+#include "cmd/progress.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace koordq::cmd {
+
+TerminalProgress::TerminalProgress(std::string label, uint64_t total)
+    : label_(std::move(label)), total_(total), enabled_(::isatty(STDERR_FILENO) == 1) {}
+
+TerminalProgress::~TerminalProgress() {
+  if (drawn_) std::fprintf(stderr, "\r\033[K");
+}
+
+void TerminalProgress::update(uint64_t done, uint64_t seq) {
+  if (!enabled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (drawn_ && now - last_ < std::chrono::milliseconds(100)) return;
+  last_ = now;
+  drawn_ = true;
+  if (total_ > 0) {
+    const int width = 30;
+    const int filled = static_cast<int>(static_cast<double>(done) / static_cast<double>(total_) * width);
+    std::string bar(static_cast<size_t>(std::min(filled, width)), '#');
+    bar.resize(width, '.');
+    std::fprintf(stderr, "\r%s [%s] %3d%% %llu records (seq %llu)\033[K", label_.c_str(), bar.c_str(),
+                 static_cast<int>(done * 100 / total_), static_cast<unsigned long long>(done),
+                 static_cast<unsigned long long>(seq));
+  } else {
+    std::fprintf(stderr, "\r%s %llu records (seq %llu)\033[K", label_.c_str(), static_cast<unsigned long long>(done),
+                 static_cast<unsigned long long>(seq));
+  }
+  std::fflush(stderr);
+}
+
+}  // namespace koordq::cmd
