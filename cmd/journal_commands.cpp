@@ -2,12 +2,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/journal_access.hpp"
 #include "cmd/progress.hpp"
 #include "journal/export_records.hpp"
+#include "journal/import_records.hpp"
 #include "journal/journal.hpp"
 #include "journal/journal_stat.hpp"
 #include "journal/revision_lookup.hpp"
@@ -40,9 +42,35 @@ Result<uint64_t> resolve_to(journal::JournalReader& reader, const journal::Retai
 
 }  // namespace
 
-int run_journal_import(const JournalImportOptions&) {
-  std::fprintf(stderr, "koordq journal import: this command is not implemented yet\n");
-  return kExitCheckFailed;
+int run_journal_import(const JournalImportOptions& options) {
+  constexpr std::string_view kCommand = "journal import";
+  std::string input;
+  if (options.input == "-") {
+    input.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(options.input, std::ios::binary);
+    if (!in) return fail_command(kCommand, "cannot read " + options.input, kExitUsage);
+    input.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  journal::JournalOptions open_options;
+  open_options.dir = options.journal_dir;
+  open_options.on_corruption = journal::CorruptionPolicy::kFail;
+  auto j = journal::Journal::open(open_options);
+  if (!j.ok()) {
+    if (j.message().find("lock") != std::string::npos) {
+      return fail_command(kCommand, "the journal in " + options.journal_dir + " is held by another process",
+                          kExitJournalUnreadable);
+    }
+    return fail_command(kCommand, j.message(), kExitJournalUnreadable);
+  }
+  auto report = journal::import_records(**j, input, schema::RawObjectMode::kRedacted, [&](const std::string& w) {
+    std::fprintf(stderr, "koordq journal import: warning: %s\n", w.c_str());
+  });
+  if (!report.ok()) return fail_command(kCommand, report.message(), kExitJournalUnreadable);
+  std::printf("imported %llu records (seq %llu..%llu)\n", static_cast<unsigned long long>(report->imported),
+              static_cast<unsigned long long>(report->first_seq), static_cast<unsigned long long>(report->last_seq));
+  if (report->input_error) return fail_command(kCommand, *report->input_error, kExitUsage);
+  return kExitSuccess;
 }
 
 int run_journal_export(const JournalExportOptions& options) {

@@ -104,7 +104,13 @@ VerifyReport verify_export(std::istream& in, const Progress& progress) {
 }
 
 std::string render_verify_report(const VerifyReport& r) {
-  if (r.broken) return "broken at seq " + std::to_string(r.broken->seq) + ": " + r.broken->reason;
+  if (r.broken) {
+    // Reasons name the seq themselves ("seq 7: …"); say it once, up front.
+    std::string reason = r.broken->reason;
+    const std::string own = "seq " + std::to_string(r.broken->seq) + ": ";
+    if (const auto at = reason.find(own); at != std::string::npos) reason.erase(at, own.size());
+    return "broken at seq " + std::to_string(r.broken->seq) + ": " + reason;
+  }
   if (r.records == 0) return "ok: 0 records";
   return "ok: " + std::to_string(r.records) + " records, seq " + std::to_string(r.first_seq) + ".." +
          std::to_string(r.last_seq) + ", head " + to_hex(r.head);
