@@ -68,6 +68,26 @@ inline schema::QueueUnit realistic_queue_unit() {
   return u;
 }
 
+// A plain batch Job's unit just created: one pod set of one container, nothing admitted yet.
+inline schema::QueueUnit small_queue_unit() {
+  schema::QueueUnit u;
+  u.metadata = {.name = "job-1",
+                .namespace_ = "default",
+                .uid = "5f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f",
+                .resource_version = "48213",
+                .creation_timestamp = kApril20,
+                .deletion_timestamp = std::nullopt,
+                .labels = {{"quota.scheduling.koordinator.sh/name", "team-a"}},
+                .annotations = {}};
+  u.spec.pod_set = {{.name = "main",
+                     .count = 2,
+                     .min_count = std::nullopt,
+                     .containers = {{.name = "main", .requests = {{"cpu", "1"}, {"memory", "2Gi"}}, .limits = {}}}}};
+  u.spec.resource = {{"cpu", "2"}, {"memory", "4Gi"}};
+  u.status.phase = "Enqueued";
+  return u;
+}
+
 inline schema::Queue realistic_queue() {
   schema::Queue q;
   q.metadata = {.name = "team-a",
