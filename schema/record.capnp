@@ -162,6 +162,7 @@ struct Decision {
     queuePatch @14;                   # §2.5
     queueDelete @15;                  # §2.5
     queueUsageAnnotations @16;        # §14.3
+    phaseEvent @17;                   # §13.1, the event for an observed SchedSucceed / SchedFailed
   }
 
   target @0 :Target;

@@ -1,0 +1,254 @@
+#include "actors/core/quota_tree.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "actors/core/unit_facts.hpp"
+
+namespace koordq::actors {
+namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+int64_t saturating_add(int64_t a, int64_t b) { return a > kMax - b ? kMax : a + b; }
+
+// ⌊max × rate_ppm / 10⁶⌋ with a 128-bit intermediate, saturating at 2⁶³−1 (§8.2).
+int64_t scaled_limit(int64_t max, int64_t rate_ppm) {
+  const __int128 v = static_cast<__int128>(max) * rate_ppm / 1'000'000;
+  return v > kMax ? kMax : static_cast<int64_t>(v);
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) {
+    if (!out.empty()) out += ',';
+    out += n;
+  }
+  return out;
+}
+
+QuotaInfo info_of(const schema::ElasticQuota& q) {
+  QuotaInfo info;
+  info.name = q.metadata.name;
+  info.namespace_ = q.metadata.namespace_;
+  info.uid = q.metadata.uid;
+  info.creation = q.metadata.creation_timestamp.value_or(0);
+  const auto& labels = q.metadata.labels;
+  if (auto it = labels.find("quota.scheduling.koordinator.sh/parent"); it != labels.end()) info.parent = it->second;
+  if (info.parent == kRootQuota) info.parent.clear();
+  if (auto it = labels.find("koord-queue/queue-policy"); it != labels.end()) info.queue_policy = it->second;
+  const auto& annotations = q.metadata.annotations;
+  if (auto it = annotations.find("quota-koord-queue-enable"); it != annotations.end()) {
+    info.enable_annotation = it->second;
+  }
+  info.max_raw = q.spec.max;
+  info.min_raw = q.spec.min;
+  info.max = schema::to_vector(q.spec.max);
+  info.min = schema::to_vector(q.spec.min);
+  return info;
+}
+
+}  // namespace
+
+const std::string* QuotaTree::effective_namespace(const std::string& name) const {
+  const auto it = objects_.find(name);
+  if (it == objects_.end() || it->second.empty()) return nullptr;
+  const std::string* best = nullptr;
+  const QuotaInfo* best_info = nullptr;
+  for (const auto& [ns, info] : it->second) {
+    if (best_info == nullptr || info.creation < best_info->creation) {
+      best = &ns;
+      best_info = &info;
+    }
+  }
+  return best;  // map order makes the smaller namespace win ties
+}
+
+const QuotaInfo* QuotaTree::find(const std::string& name) const {
+  if (name.empty() || name == kRootQuota) return nullptr;
+  const std::string* ns = effective_namespace(name);
+  return ns == nullptr ? nullptr : &objects_.at(name).at(*ns);
+}
+
+bool QuotaTree::upsert(const schema::ElasticQuota& quota) {
+  if (quota.metadata.name == kRootQuota) return false;  // the implicit root is neither checked nor charged
+  auto& slot = objects_[quota.metadata.name][quota.metadata.namespace_];
+  QuotaInfo next = info_of(quota);
+  const QuotaInfo* before = find(quota.metadata.name);
+  const bool effective_before = before != nullptr && before->namespace_ == quota.metadata.namespace_;
+  slot = std::move(next);
+  const QuotaInfo* after = find(quota.metadata.name);
+  const bool changed = effective_before || (after != nullptr && after->namespace_ == quota.metadata.namespace_);
+  rebuild_usage();
+  return changed;
+}
+
+bool QuotaTree::remove(const std::string& namespace_, const std::string& name) {
+  auto it = objects_.find(name);
+  if (it == objects_.end()) return false;
+  const QuotaInfo* before = find(name);
+  const bool was_effective = before != nullptr && before->namespace_ == namespace_;
+  it->second.erase(namespace_);
+  if (it->second.empty()) objects_.erase(it);
+  rebuild_usage();
+  return was_effective;
+}
+
+std::vector<std::string> QuotaTree::names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, _] : objects_) {
+    if (find(name) != nullptr) out.push_back(name);
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> QuotaTree::ignored() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [name, by_ns] : objects_) {
+    const std::string* winner = effective_namespace(name);
+    for (const auto& [ns, _] : by_ns) {
+      if (winner != nullptr && ns != *winner) out.emplace_back(name, ns);
+    }
+  }
+  return out;
+}
+
+std::string QuotaTree::parent_of(const std::string& name) const {
+  const QuotaInfo* q = find(name);
+  return q == nullptr ? std::string() : q->parent;
+}
+
+std::vector<std::string> QuotaTree::path_of(const std::string& name) const {
+  std::vector<std::string> path;
+  std::string q = name;
+  while (!q.empty() && q != kRootQuota && known(q) && std::find(path.begin(), path.end(), q) == path.end()) {
+    path.push_back(q);
+    q = parent_of(q);
+  }
+  return path;
+}
+
+std::string QuotaTree::tree_of(const std::string& name) const {
+  const auto path = path_of(name);
+  if (path.empty()) return name;
+  const std::string& top = path.back();
+  const std::string parent = parent_of(top);
+  // A top whose parent is unknown, or whose path loops, is a tree of its own.
+  return (parent.empty() || parent == kRootQuota) ? top : name;
+}
+
+void QuotaTree::rebuild_usage() {
+  usage_.clear();
+  for (const auto& name : names()) usage_[name];
+  for (const auto& [label, charge] : self_used_) {
+    const auto path = path_of(label);
+    const int64_t count = self_count_.count(label) ? self_count_.at(label) : 0;
+    for (size_t i = 0; i < path.size(); ++i) {
+      auto& u = usage_[path[i]];
+      schema::add_to(u.used, charge);
+      u.count += count;
+      if (i == 0) {
+        schema::add_to(u.self_used, charge);
+      } else {
+        schema::add_to(u.children_used, charge);
+      }
+    }
+  }
+}
+
+void QuotaTree::recharge(const std::string& old_label, const schema::ResourceVector& old_charge, bool old_holds,
+                         const std::string& new_label, const schema::ResourceVector& new_charge, bool new_holds) {
+  auto apply = [&](const std::string& label, const schema::ResourceVector& charge, bool holds, bool add) {
+    if (!holds || label.empty()) return;
+    auto& self = self_used_[label];
+    auto& count = self_count_[label];
+    if (add) {
+      schema::add_to(self, charge);
+      ++count;
+    } else {
+      schema::subtract_from(self, charge);
+      --count;
+    }
+    if (self.empty() && count <= 0) {
+      self_used_.erase(label);
+      self_count_.erase(label);
+    }
+    const auto path = path_of(label);
+    for (size_t i = 0; i < path.size(); ++i) {
+      auto& u = usage_[path[i]];
+      auto& part = i == 0 ? u.self_used : u.children_used;
+      if (add) {
+        schema::add_to(u.used, charge);
+        schema::add_to(part, charge);
+        ++u.count;
+      } else {
+        schema::subtract_from(u.used, charge);
+        schema::subtract_from(part, charge);
+        --u.count;
+      }
+    }
+  };
+  apply(old_label, old_charge, old_holds, false);
+  apply(new_label, new_charge, new_holds, true);
+}
+
+QuotaUsage QuotaTree::usage(const std::string& name) const {
+  const auto it = usage_.find(name);
+  return it == usage_.end() ? QuotaUsage{} : it->second;
+}
+
+QuotaCheckResult QuotaTree::check(const std::string& item, const std::string& quota,
+                                  const schema::ResourceVector& request, int64_t oversell_rate_ppm,
+                                  const std::map<std::string, schema::ResourceVector>* extra) const {
+  std::map<std::string, schema::ResourceVector> extra_by_quota;
+  if (extra != nullptr) {
+    for (const auto& [label, charge] : *extra) {
+      for (const auto& q : path_of(label)) schema::add_to(extra_by_quota[q], charge);
+    }
+  }
+  QuotaCheckResult result;
+  std::vector<std::string> visited;
+  std::string q = quota;
+  while (!q.empty() && q != kRootQuota) {
+    if (!known(q)) {
+      visited.push_back(q);
+      result.passed = false;
+      result.failure = "CheckUsage found quota not exist, item:" + item + ", quotaName:" + q +
+                       ", visited quota: " + join(visited);
+      return result;
+    }
+    if (std::find(visited.begin(), visited.end(), q) != visited.end()) {
+      visited.push_back(q);
+      result.passed = false;
+      result.failure = "CheckUsage found cycle reference, item:" + item + ", quotaName:" + q +
+                       ", visited quota: " + join(visited);
+      return result;
+    }
+    visited.push_back(q);
+    const QuotaInfo& info = *find(q);
+    if (info.max.empty() && !request.empty()) {
+      result.passed = false;
+      result.failure = "limited quotaName:" + q + ", quota spec is empty but queue unit res is not empty";
+      return result;
+    }
+    schema::ResourceVector used = usage(q).used;
+    if (auto it = extra_by_quota.find(q); it != extra_by_quota.end()) schema::add_to(used, it->second);
+    for (const auto& [r, amount] : request) {
+      const auto max_it = info.max.find(r);
+      if (max_it == info.max.end()) continue;  // unconstrained
+      const int64_t u = used.count(r) ? used.at(r) : 0;
+      const int64_t limit = scaled_limit(max_it->second, oversell_rate_ppm);
+      const bool pass = saturating_add(u, amount) <= limit;
+      result.steps.push_back({q, r, u, amount, limit, pass});
+      if (!pass) {
+        result.passed = false;
+        result.failure = "limited quotaName:" + q + ", limited resKey:" + r + ",";
+        return result;
+      }
+    }
+    q = info.parent;
+  }
+  return result;
+}
+
+}  // namespace koordq::actors

@@ -1,0 +1,105 @@
+// The ElasticQuota tree and its accounting (behaviour.md §2.4, §8.2, §8.3). Quota names are global:
+// of several objects with one name, the oldest (then the bytewise smaller namespace) is used.
+// Charges arrive per unit as "this unit now charges vector V to quota label L"; the tree keeps
+// SelfUsed per label (also for labels that name no known quota, which count nowhere until the
+// quota appears) and Used = SelfUsed + Used of known children. Pure state, integer arithmetic.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "schema/elastic_quota.hpp"
+#include "schema/resource_list.hpp"
+
+namespace koordq::actors {
+
+struct QuotaInfo {
+  std::string name;
+  std::string namespace_;
+  std::string uid;
+  int64_t creation = 0;     // creationTimestamp, ns
+  std::string parent;       // label quota.scheduling.koordinator.sh/parent, "" = root
+  std::string queue_policy; // label koord-queue/queue-policy
+  std::optional<std::string> enable_annotation;  // quota-koord-queue-enable
+  schema::ResourceList max_raw, min_raw;
+  schema::ResourceVector max, min;
+
+  bool operator==(const QuotaInfo&) const = default;
+};
+
+struct QuotaUsage {
+  schema::ResourceVector self_used;
+  schema::ResourceVector children_used;
+  schema::ResourceVector used;
+  int64_t count = 0;  // units holding quota here or below
+
+  bool operator==(const QuotaUsage&) const = default;
+};
+
+// One evaluated (level, resource) of a quota check, for explain (§24.2).
+struct QuotaCheckStep {
+  std::string quota;
+  std::string resource;
+  int64_t used = 0;
+  int64_t request = 0;
+  int64_t limit = 0;
+  bool pass = true;
+
+  bool operator==(const QuotaCheckStep&) const = default;
+};
+
+struct QuotaCheckResult {
+  bool passed = true;
+  std::string failure;  // the §8.2 text
+  std::vector<QuotaCheckStep> steps;
+};
+
+class QuotaTree {
+ public:
+  // Object events. Returns true when the effective quota of that name changed.
+  bool upsert(const schema::ElasticQuota& quota);
+  bool remove(const std::string& namespace_, const std::string& name);
+
+  const QuotaInfo* find(const std::string& name) const;
+  bool known(const std::string& name) const { return find(name) != nullptr; }
+  std::vector<std::string> names() const;  // known quotas, bytewise order
+  // Objects ignored because an older one has their name (name → namespaces), for the log.
+  std::vector<std::pair<std::string, std::string>> ignored() const;
+
+  // The parent of a known quota ("" for the root), and the quota-tree a name belongs to: the
+  // ancestor directly under the root; the name itself when unknown or on a cycle.
+  std::string parent_of(const std::string& name) const;
+  std::string tree_of(const std::string& name) const;
+  // The path q0, parent(q0), … stopping before the root; stops at the first unknown or repeated.
+  std::vector<std::string> path_of(const std::string& name) const;
+
+  // A unit's contribution moved from (old_label, old_charge, old_holds) to the new values.
+  void recharge(const std::string& old_label, const schema::ResourceVector& old_charge, bool old_holds,
+                const std::string& new_label, const schema::ResourceVector& new_charge, bool new_holds);
+
+  QuotaUsage usage(const std::string& name) const;
+
+  // §8.2 for a unit `item` (<ns>/<name>) of quota label `quota` asking for `request`, with
+  // `extra` (this round's tentative reservations, per label) added to the usage.
+  QuotaCheckResult check(const std::string& item, const std::string& quota, const schema::ResourceVector& request,
+                         int64_t oversell_rate_ppm,
+                         const std::map<std::string, schema::ResourceVector>* extra = nullptr) const;
+
+  bool operator==(const QuotaTree&) const = default;
+
+ private:
+  void rebuild_usage();
+  const std::string* effective_namespace(const std::string& name) const;
+
+  // name → namespace → object (all objects with that name).
+  std::map<std::string, std::map<std::string, QuotaInfo>> objects_;
+  std::map<std::string, schema::ResourceVector> self_used_;  // by label, known or not
+  std::map<std::string, int64_t> self_count_;
+  std::map<std::string, QuotaUsage> usage_;                  // known quotas
+};
+
+}  // namespace koordq::actors

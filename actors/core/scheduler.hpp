@@ -1,0 +1,140 @@
+// The decision logic (design.md §3–§4, behaviour.md §4–§14): the whole state koordq derives from
+// its journal, `apply` for every record kind, and `decide` for one round. Plain C++: no CAF, no
+// clock, no I/O; "now" is the time of the last applied record. Replay, time travel, verification
+// and the unit tests call it directly; the actors are thin shells around it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "actors/core/decision.hpp"
+#include "actors/core/decision_config.hpp"
+#include "actors/core/order_key.hpp"
+#include "actors/core/queue_settings.hpp"
+#include "actors/core/quota_tree.hpp"
+#include "actors/core/unit_facts.hpp"
+#include "schema/watched_object.hpp"
+
+namespace koordq::actors {
+
+enum class OutcomeResult { kSuccess, kConflict, kNotFound, kError, kUnknown };
+enum class WriteKind { kStatusPatch, kSpecQueuePatch, kQueueWrite, kEvent };
+
+// The answer to one write of one decision (design.md §2, `outcome`).
+struct Outcome {
+  uint64_t decision_seq = 0;
+  uint32_t decision_index = 0;
+  WriteKind write_kind = WriteKind::kStatusPatch;
+  uint32_t write_index = 0;
+  OutcomeResult result = OutcomeResult::kSuccess;
+  int32_t http_code = 0;
+  std::string resource_version;
+  Target target;
+};
+
+struct UnitState {
+  schema::QueueUnit object;  // as last observed
+  // The status koordq decided (applied round) but has not yet seen through the watch: the
+  // reservation counts from the decision on (behaviour.md §7.3).
+  std::optional<schema::QueueUnitStatus> pending_status;
+  std::string pending_written_rv;  // resourceVersion the successful write produced
+  uint64_t pending_decision_seq = 0;
+
+  // Derived from the effective object (object + pending status).
+  std::string quota;
+  Phase phase = Phase::kEnqueued;
+  bool holds = false;
+  schema::ResourceVector charge;
+  bool waiting = false;  // §5.2 (incl. mapped)
+  bool assumed = false;  // §5.2, in the queue it maps to
+  OrderKey key;
+
+  // Leader state (reset when this replica acquires the lease).
+  int64_t failures = 0;
+  std::optional<int64_t> backoff_until;
+  int64_t attempts = 0;  // attempts counted; status.attempts may lag (§9)
+  bool capacity_changed = false;  // since its last attempt (Block step 3)
+
+  // Journaled bookkeeping.
+  std::optional<int64_t> unmapped_since;
+  bool queue_not_found_reported = false;
+  int64_t enqueued_at = 0;        // creation, or last re-entry into Enqueued (admission wait)
+  bool dequeued_once = false;     // first Dequeued written (e2e latency)
+  bool deactivation_due = false;  // spec.active became false, not yet signalled (§12)
+  std::optional<int64_t> running_since;  // applied transition into Running (§12)
+  bool max_exec_reported = false;
+  std::optional<Phase> phase_event_due;  // SchedSucceed / SchedFailed observed (§13.1)
+
+  const schema::QueueUnitStatus& status() const { return pending_status ? *pending_status : object.status; }
+};
+
+struct QueueState {
+  schema::Queue object;
+  QueueSettings settings;
+  std::set<OrderKey> waiting;
+  std::optional<OrderKey> cursor;  // std::nullopt: head
+  int64_t last_reset = 0;
+  std::optional<int64_t> last_attempt;
+  std::string last_tried;  // unit key tried last (Block step 3)
+  int64_t last_activity = 0;  // last candidate or admission (Block 3-minute clear)
+  std::set<std::string> members;  // units mapped to this queue
+  std::map<std::string, std::string> blocked;  // quota → blocker unit key
+  std::map<std::string, int64_t> victims;      // preemption round: unit key → replicas marked (§11)
+  std::set<std::string> add_queue_fail_reported;  // "<uid>/<policy>"
+  std::set<std::string> invalid_interval_reported;
+  std::optional<schema::QueueItemDetails> last_published;
+  std::optional<int64_t> next_publish;
+};
+
+class Scheduler {
+ public:
+  explicit Scheduler(DecisionConfig config = {}) : config_(std::move(config)) {}
+
+  // Every record advances "now" first (timers fire deterministically), then applies its content.
+  void advance_to(int64_t now);
+  void apply_object(const schema::WatchedObject& object, bool deleted);
+  void apply_outcome(const Outcome& outcome);
+  void apply_role_acquired();
+  void apply_round(uint64_t round_seq, const std::vector<Decision>& decisions);
+
+  // The decisions of one round at the current time (leader only).
+  std::vector<Decision> decide() const;
+  // The earliest time a round could decide something it cannot decide now.
+  std::optional<int64_t> next_deadline() const;
+
+  int64_t now() const { return now_; }
+  const DecisionConfig& config() const { return config_; }
+  const std::map<std::string, UnitState>& units() const { return units_; }
+  const std::map<std::string, QueueState>& queues() const { return queues_; }
+  const QuotaTree& quotas() const { return quotas_; }
+  bool is_active(const UnitState& u) const { return !u.backoff_until || *u.backoff_until <= now_; }
+
+ private:
+  void refresh_unit(const std::string& key, bool spec_changed);
+  void remove_from_queue(const std::string& queue, const OrderKey& key);
+  void reset_cursor(QueueState& q);
+  void wake_backoff(UnitState& u) { u.backoff_until.reset(); }
+  void wake_queue(QueueState& q);
+  void on_capacity_change(const std::string& quota);
+  void remap_queue(const std::string& queue_name);
+  QueueState* queue_of(const UnitState& u);
+
+  DecisionConfig config_;
+  int64_t now_ = 0;
+  std::map<std::string, UnitState> units_;    // "<ns>/<name>"
+  std::map<std::string, QueueState> queues_;  // name (queue namespace only)
+  QuotaTree quotas_;
+};
+
+std::string unit_key(const std::string& ns, const std::string& name);
+
+// §14.2: the waiting units of the queue in order, split into active and backoff, each list capped
+// at --queue-items-max; units in `leaving` (admitted by the round being built) are left out.
+schema::QueueItemDetails queue_item_details(const Scheduler& s, const QueueState& q,
+                                            const std::set<std::string>* leaving = nullptr);
+
+}  // namespace koordq::actors

@@ -1,0 +1,330 @@
+// Scheduler: folding observed objects, outcomes and role changes into the state.
+#include <algorithm>
+
+#include "actors/core/scheduler.hpp"
+
+namespace koordq::actors {
+namespace {
+
+constexpr int64_t kThreeMinutes = 180'000'000'000;
+
+bool decreased(const schema::ResourceVector& before, const schema::ResourceVector& after) {
+  for (const auto& [r, v] : before) {
+    const auto it = after.find(r);
+    if (it == after.end() || it->second < v) return true;
+  }
+  return false;
+}
+
+// Numeric when both are integers (as etcd revisions are), else equality only.
+bool resource_version_reached(const std::string& observed, const std::string& written) {
+  if (observed == written) return true;
+  char* end_a = nullptr;
+  char* end_b = nullptr;
+  const unsigned long long a = std::strtoull(observed.c_str(), &end_a, 10);
+  const unsigned long long b = std::strtoull(written.c_str(), &end_b, 10);
+  if (observed.empty() || written.empty() || *end_a != '\0' || *end_b != '\0') return false;
+  return a >= b;
+}
+
+}  // namespace
+
+std::string unit_key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
+
+void Scheduler::advance_to(int64_t now) {
+  if (now > now_) now_ = now;
+  for (auto& [name, q] : queues_) {
+    if (q.cursor && now_ >= q.last_reset + kThreeMinutes) reset_cursor(q);
+    // A due publication that would change nothing is skipped until the next interval (§14.1).
+    if (q.settings.show_queue_items && q.next_publish && now_ >= *q.next_publish) {
+      const auto& current = q.last_published ? q.last_published : q.object.status.queue_item_details;
+      if (current && *current == queue_item_details(*this, q)) q.next_publish = now_ + q.settings.refresh_interval_nanos;
+    }
+    if (!q.blocked.empty() && now_ >= q.last_activity + kThreeMinutes) {
+      for (const auto& [quota, blocker] : q.blocked) {
+        if (auto it = units_.find(blocker); it != units_.end()) wake_backoff(it->second);
+      }
+      q.blocked.clear();
+    }
+  }
+}
+
+void Scheduler::reset_cursor(QueueState& q) {
+  q.cursor.reset();
+  q.last_reset = now_;
+}
+
+QueueState* Scheduler::queue_of(const UnitState& u) {
+  const auto it = queues_.find(u.quota);
+  return it == queues_.end() ? nullptr : &it->second;
+}
+
+void Scheduler::remove_from_queue(const std::string& queue, const OrderKey& key) {
+  auto it = queues_.find(queue);
+  if (it != queues_.end()) it->second.waiting.erase(key);
+}
+
+void Scheduler::wake_queue(QueueState& q) {
+  for (const auto& key : q.members) {
+    if (auto it = units_.find(key); it != units_.end()) wake_backoff(it->second);
+  }
+}
+
+void Scheduler::on_capacity_change(const std::string& quota) {
+  for (auto& [key, u] : units_) {
+    if (!u.waiting) continue;
+    const auto path = quotas_.path_of(u.quota);
+    if (u.quota == quota || std::find(path.begin(), path.end(), quota) != path.end()) {
+      wake_backoff(u);
+      u.capacity_changed = true;
+    }
+  }
+}
+
+void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
+  UnitState& u = units_.at(key);
+  schema::QueueUnit effective = u.object;
+  effective.status = u.status();
+
+  const std::string old_quota = u.quota;
+  const bool old_holds = u.holds;
+  const schema::ResourceVector old_charge = u.charge;
+  const bool old_waiting = u.waiting;
+  const OrderKey old_key = u.key;
+  const Phase old_phase = u.phase;
+  const bool old_assumed = u.assumed;
+
+  u.quota = quota_name_of(effective);
+  u.phase = effective_phase(effective.status.phase);
+  u.holds = holds_quota(effective);
+  u.charge = u.holds ? charge_of(effective) : schema::ResourceVector{};
+  const bool mapped = !u.quota.empty() && queues_.count(u.quota) > 0;
+  u.waiting = mapped && may_wait(effective);
+  u.key = OrderKey{effective.spec.priority.value_or(0), effective.metadata.creation_timestamp.value_or(0), key};
+  u.assumed = mapped && u.holds && !effective.status.admissions.empty() && !is_all_running(effective);
+
+  quotas_.recharge(old_quota, old_charge, old_holds, u.quota, u.charge, u.holds);
+
+  // Queue membership.
+  if (old_quota != u.quota) {
+    if (auto it = queues_.find(old_quota); it != queues_.end()) it->second.members.erase(key);
+  }
+  if (mapped) queues_.at(u.quota).members.insert(key);
+  if (old_waiting && (!u.waiting || old_key != u.key || old_quota != u.quota)) {
+    if (auto it = queues_.find(old_quota); it != queues_.end()) {
+      it->second.waiting.erase(old_key);
+      reset_cursor(it->second);
+      if (it->second.blocked.count(old_quota) && (!u.waiting || old_quota != u.quota)) {
+        // A unit of a blocked quota left the queue: unblock, and let the blocker retry.
+        if (auto b = units_.find(it->second.blocked.at(old_quota)); b != units_.end()) wake_backoff(b->second);
+        it->second.blocked.erase(old_quota);
+      }
+    }
+  }
+  if (u.waiting && (!old_waiting || old_key != u.key || old_quota != u.quota)) {
+    QueueState& q = queues_.at(u.quota);
+    q.waiting.insert(u.key);
+    reset_cursor(q);
+    if (!old_waiting || old_quota != u.quota) {
+      if (auto b = q.blocked.find(u.quota); b != q.blocked.end() && b->second != key) {
+        if (auto bu = units_.find(b->second); bu != units_.end()) wake_backoff(bu->second);
+        q.blocked.erase(b);
+      }
+    }
+  }
+
+  // An assumed unit that became all-running, or left, lets its queue move on (§6.3, §6.4, §9).
+  if (old_assumed && !u.assumed) {
+    if (auto it = queues_.find(old_quota); it != queues_.end()) {
+      QueueState& q = it->second;
+      reset_cursor(q);
+      wake_queue(q);
+      if (q.settings.wait_for_pods_running && is_all_running(effective)) {
+        for (const auto& [quota, blocker] : q.blocked) {
+          if (auto b = units_.find(blocker); b != units_.end()) wake_backoff(b->second);
+        }
+        q.blocked.clear();
+      }
+    }
+  }
+
+  // Mapping problems (§4): the 10 s grace starts when a labelled unit has no queue.
+  if (mapped || u.quota.empty()) {
+    u.unmapped_since.reset();
+    if (mapped) u.queue_not_found_reported = false;
+  } else if (!u.unmapped_since) {
+    u.unmapped_since = now_;
+  }
+
+  // Releases and capacity (§6.3, §6.4, §8.3).
+  const bool released = old_holds && (!u.holds || decreased(old_charge, u.charge));
+  if (released) {
+    if (auto it = queues_.find(old_quota); it != queues_.end()) {
+      if (u.phase != Phase::kSchedFailed) reset_cursor(it->second);
+      if (auto b = it->second.blocked.find(old_quota); b != it->second.blocked.end()) {
+        if (auto bu = units_.find(b->second); bu != units_.end()) wake_backoff(bu->second);
+        it->second.blocked.erase(b);
+      }
+    }
+    on_capacity_change(old_quota);
+  }
+
+  // Phase bookkeeping.
+  if (u.phase == Phase::kEnqueued && old_phase != Phase::kEnqueued) {
+    u.enqueued_at = now_;
+    u.failures = 0;
+  }
+  if (u.phase == Phase::kRunning && old_phase != Phase::kRunning) {
+    u.running_since = now_;
+    u.max_exec_reported = false;
+  } else if (u.phase != Phase::kRunning) {
+    u.running_since.reset();
+  }
+  if ((u.phase == Phase::kSchedSucceed || u.phase == Phase::kSchedFailed) && old_phase != u.phase &&
+      u.object.status.phase == phase_name(u.phase)) {
+    u.phase_event_due = u.phase;
+  }
+  if (spec_changed) wake_backoff(u);
+}
+
+void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) {
+  switch (schema::kind_of(object)) {
+    case schema::ObjectKind::kQueueUnit: {
+      const auto& unit = std::get<schema::QueueUnit>(object);
+      const std::string key = unit_key(unit.metadata.namespace_, unit.metadata.name);
+      auto it = units_.find(key);
+      if (deleted) {
+        if (it == units_.end()) return;
+        // Fold the deletion as "stops holding and waiting", then forget the unit.
+        it->second.object.metadata.deletion_timestamp = now_;
+        it->second.object.status.admissions.clear();
+        it->second.object.status.phase = "Failed";
+        it->second.pending_status.reset();
+        refresh_unit(key, false);
+        if (auto q = queues_.find(it->second.quota); q != queues_.end()) {
+          q->second.members.erase(key);
+          q->second.victims.erase(key);
+        }
+        units_.erase(it);
+        return;
+      }
+      const bool is_new = it == units_.end() || it->second.object.metadata.uid != unit.metadata.uid;
+      if (is_new) {
+        if (it != units_.end()) apply_object(schema::WatchedObject(it->second.object), true);
+        UnitState fresh;
+        fresh.object = unit;
+        fresh.enqueued_at = unit.metadata.creation_timestamp.value_or(now_);
+        fresh.attempts = unit.status.attempts;
+        fresh.quota.clear();
+        it = units_.emplace(key, std::move(fresh)).first;
+        refresh_unit(key, false);
+        return;
+      }
+      UnitState& u = it->second;
+      const bool spec_changed = u.object.spec != unit.spec || u.object.metadata.labels != unit.metadata.labels ||
+                                u.object.metadata.annotations != unit.metadata.annotations;
+      const bool was_active = u.object.spec.active.value_or(true);
+      u.object = unit;
+      u.attempts = std::max(u.attempts, unit.status.attempts);
+      if (u.pending_status && !u.pending_written_rv.empty() &&
+          resource_version_reached(unit.metadata.resource_version, u.pending_written_rv)) {
+        u.pending_status.reset();  // the write is visible: the object is the basis again
+        u.pending_written_rv.clear();
+      }
+      if (was_active && !unit.spec.active.value_or(true) && !is_terminal(effective_phase(unit.status.phase))) {
+        u.deactivation_due = true;
+      }
+      if (unit.spec.active.value_or(true)) u.deactivation_due = false;
+      refresh_unit(key, spec_changed);
+      // A victim whose replicas were all given back, or that left, ends its part in the round.
+      return;
+    }
+    case schema::ObjectKind::kQueue: {
+      const auto& queue = std::get<schema::Queue>(object);
+      if (queue.metadata.namespace_ != config_.queue_namespace) return;
+      const std::string& name = queue.metadata.name;
+      if (deleted) {
+        auto it = queues_.find(name);
+        if (it == queues_.end()) return;
+        const auto members = it->second.members;
+        queues_.erase(it);
+        for (const auto& key : members) refresh_unit(key, false);
+        return;
+      }
+      auto [it, inserted] = queues_.try_emplace(name);
+      QueueState& q = it->second;
+      const QueueSettings before = q.settings;
+      q.object = queue;
+      q.settings = settings_of(queue);
+      if (inserted) {
+        q.last_reset = now_;
+        q.last_activity = now_;
+        q.next_publish = now_;
+        // Units labelled with this name become mapped at once (§4).
+        for (auto& [key, u] : units_) {
+          if (u.quota == name) refresh_unit(key, false);
+        }
+      } else if (before.policy != q.settings.policy) {
+        reset_cursor(q);
+        q.blocked.clear();
+      }
+      return;
+    }
+    case schema::ObjectKind::kElasticQuota: {
+      const auto& quota = std::get<schema::ElasticQuota>(object);
+      const bool changed = deleted ? quotas_.remove(quota.metadata.namespace_, quota.metadata.name)
+                                   : quotas_.upsert(quota);
+      if (changed) on_capacity_change(quota.metadata.name);
+      return;
+    }
+  }
+}
+
+void Scheduler::apply_outcome(const Outcome& outcome) {
+  const auto* ref = std::get_if<UnitRef>(&outcome.target);
+  if (ref == nullptr || outcome.write_kind != WriteKind::kStatusPatch) return;
+  const std::string key = unit_key(ref->namespace_, ref->name);
+  auto it = units_.find(key);
+  if (it == units_.end() || it->second.object.metadata.uid != ref->uid) return;
+  UnitState& u = it->second;
+  if (u.pending_decision_seq != outcome.decision_seq) return;  // superseded by a later decision
+  if (outcome.result == OutcomeResult::kSuccess) {
+    u.pending_written_rv = outcome.resource_version;
+    if (resource_version_reached(u.object.metadata.resource_version, outcome.resource_version)) {
+      u.pending_status.reset();
+      refresh_unit(key, false);
+    }
+    return;
+  }
+  // The write did not land: the reservation is released (§7.3).
+  u.pending_status.reset();
+  u.pending_written_rv.clear();
+  refresh_unit(key, false);
+}
+
+void Scheduler::apply_role_acquired() {
+  for (auto& [key, u] : units_) {
+    u.failures = 0;
+    u.backoff_until.reset();
+    u.capacity_changed = false;
+  }
+  for (auto& [name, q] : queues_) {
+    reset_cursor(q);
+    q.blocked.clear();
+    q.last_attempt.reset();
+    q.last_tried.clear();
+    q.last_activity = now_;
+    q.victims.clear();
+    // Rounds in flight are rebuilt from the units still carrying reclaimState (§11).
+    for (const auto& key : q.members) {
+      const UnitState& u = units_.at(key);
+      int64_t marked = 0;
+      for (const auto& a : u.status().admissions) {
+        if (a.reclaim_state) marked += a.reclaim_state->replicas;
+      }
+      if (marked > 0) q.victims[key] = marked;
+    }
+  }
+}
+
+}  // namespace koordq::actors

@@ -1,0 +1,458 @@
+// Scheduler: one decide round (design.md §3; behaviour.md §4–§14). Reads the state, changes
+// nothing: every effect is in the returned decisions, which take effect when applied.
+#include <algorithm>
+
+#include "actors/core/scheduler.hpp"
+#include "actors/core/status_change.hpp"
+#include "base/go_duration.hpp"
+
+namespace koordq::actors {
+namespace {
+
+constexpr int64_t kSecond = 1'000'000'000;
+constexpr int64_t kQueueNotFoundGrace = 10 * kSecond;
+constexpr int64_t kBlockRetryWait = 5 * kSecond;
+constexpr int64_t kThreeMinutes = 180 * kSecond;
+
+// What the round has decided so far: later queues of a tree see earlier reservations (§7.1).
+struct RoundScratch {
+  std::map<std::string, schema::ResourceVector> tentative;  // by quota label
+  std::set<std::string> decided;                             // units with a decision this round
+  std::set<std::string> admitted;                            // units admitted this round
+};
+
+schema::QueueUnit effective_object(const UnitState& u) {
+  schema::QueueUnit eff = u.object;
+  eff.status = u.status();
+  return eff;
+}
+
+UnitRef ref_of(const UnitState& u, const std::string& queue) {
+  return {u.object.metadata.namespace_, u.object.metadata.name, u.object.metadata.uid, u.quota, queue};
+}
+
+KubeEvent event(ObjectRef on, bool warning, std::string reason, std::string message) {
+  return {std::move(on), warning, std::move(reason), std::move(message)};
+}
+
+bool covers(const schema::ResourceVector& have, const schema::ResourceVector& need) {
+  for (const auto& [r, v] : need) {
+    const auto it = have.find(r);
+    if (it == have.end() || it->second < v) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+class RoundBuilder {
+ public:
+  RoundBuilder(const Scheduler& s, std::vector<Decision>& out) : s_(s), out_(out) {}
+
+  void queue(const QueueState& q) {
+    queue_events(q);
+    for (const auto& key : q.members) unit_housekeeping(q, s_.units().at(key));
+    attempt(q);
+    publish(q);
+  }
+
+  void unmapped_units() {
+    for (const auto& [key, u] : s_.units()) {
+      if (!u.unmapped_since || u.queue_not_found_reported || u.quota.empty()) continue;
+      if (s_.now() < *u.unmapped_since + kQueueNotFoundGrace) continue;
+      const std::string text = "queue " + u.quota + " does not exist";
+      Decision d;
+      d.target = ref_of(u, "");
+      d.kind = DecisionKind::kQueueNotFound;
+      d.reason = text;
+      d.status_patch = message_patch(effective_object(u), text, s_.now());
+      d.events.push_back(event(object_ref_of(u.object), true, "QueueNotFound", text));
+      out_.push_back(std::move(d));
+    }
+  }
+
+ private:
+  void queue_events(const QueueState& q) {
+    const auto& meta = q.object.metadata;
+    if (q.settings.policy == QueuePolicy::kUnsupported &&
+        !q.add_queue_fail_reported.count(meta.uid + "/" + q.settings.policy_text)) {
+      const std::string text = "unsupported queue policy " + q.settings.policy_text;
+      Decision d;
+      d.target = QueueRef{meta.name};
+      d.kind = DecisionKind::kAddQueueFail;
+      d.reason = text;
+      d.events.push_back(event(object_ref_of(q.object), true, "AddQueueFail", text));
+      out_.push_back(std::move(d));
+    }
+    if (q.settings.invalid_refresh_interval && !q.invalid_interval_reported.count(*q.settings.invalid_refresh_interval)) {
+      const std::string text = "invalid koord-queue/queue-items-refresh-interval \"" +
+                               *q.settings.invalid_refresh_interval + "\", using " +
+                               base::format_go_duration(q.settings.refresh_interval_nanos);
+      Decision d;
+      d.target = QueueRef{meta.name};
+      d.kind = DecisionKind::kInvalidRefreshInterval;
+      d.reason = *q.settings.invalid_refresh_interval;
+      d.events.push_back(event(object_ref_of(q.object), true, "InvalidRefreshInterval", text));
+      out_.push_back(std::move(d));
+    }
+  }
+
+  void unit_housekeeping(const QueueState& q, const UnitState& u) {
+    const schema::QueueUnit eff = effective_object(u);
+    const std::string& queue = q.object.metadata.name;
+    if (u.deactivation_due) {
+      Decision d;
+      d.target = ref_of(u, queue);
+      d.kind = DecisionKind::kDeactivated;
+      d.reason = kMessageDeactivated;
+      d.status_patch = message_patch(eff, kMessageDeactivated, s_.now());
+      d.events.push_back(event(consumer_ref_of(eff), false, "Deactivated", kMessageDeactivated));
+      out_.push_back(std::move(d));
+    }
+    const auto limit = eff.spec.maximum_execution_time_seconds.value_or(0);
+    if (limit > 0 && u.running_since && !u.max_exec_reported && s_.now() >= *u.running_since + limit * kSecond) {
+      Decision d;
+      d.target = ref_of(u, queue);
+      d.kind = DecisionKind::kMaxExecExceeded;
+      d.reason = kMessageMaxExec;
+      d.status_patch = message_patch(eff, kMessageMaxExec, s_.now());
+      d.events.push_back(event(consumer_ref_of(eff), true, "MaximumExecutionTimeExceeded",
+                               "The maximum execution time (" + std::to_string(limit) + "s) was exceeded"));
+      out_.push_back(std::move(d));
+    }
+    if (u.phase_event_due) {
+      Decision d;
+      d.target = ref_of(u, queue);
+      d.kind = DecisionKind::kPhaseEvent;
+      if (*u.phase_event_due == Phase::kSchedSucceed) {
+        d.reason = "QueueUnit has been scheduled";
+        d.events.push_back(event(object_ref_of(eff), false, "Scheduled", d.reason));
+      } else {
+        d.reason = eff.status.message;
+        d.events.push_back(event(object_ref_of(eff), false, "FailedScheduling", d.reason));
+      }
+      out_.push_back(std::move(d));
+    }
+    if (auto v = q.victims.find(s_units_key(u)); v != q.victims.end() && !reclaim_requested(eff)) {
+      Decision d;
+      d.target = ref_of(u, queue);
+      d.kind = DecisionKind::kReclaimObserved;
+      d.reason = "Reclaimed " + std::to_string(v->second) + " replicas in queue " + queue;
+      d.events.push_back(event(object_ref_of(eff), false, "Reclaimed", d.reason));
+      out_.push_back(std::move(d));
+    }
+    if (u.phase == Phase::kReserved && !u.pending_status) admission_checks(q, u, eff);
+  }
+
+  static std::string s_units_key(const UnitState& u) { return u.key.full_name; }
+
+  void admission_checks(const QueueState& q, const UnitState& u, const schema::QueueUnit& eff) {
+    const auto checks = applicable_checks(q.object, eff);
+    bool all_ready = true, failed = false;
+    for (const auto& name : checks) {
+      const auto it = std::find_if(eff.status.admission_checks.begin(), eff.status.admission_checks.end(),
+                                   [&](const auto& c) { return c.name == name; });
+      const std::string state = it == eff.status.admission_checks.end() ? "" : it->state;
+      if (state == "Rejected" || state == "Retry") failed = true;
+      if (state != "Ready") all_ready = false;
+    }
+    if (!failed && !all_ready) return;
+    Decision d;
+    d.target = ref_of(u, q.object.metadata.name);
+    StatusPatch p;
+    p.resource_version = eff.metadata.resource_version;
+    p.last_update_time = s_.now();
+    if (failed) {
+      d.kind = DecisionKind::kAdmissionCheckFailed;
+      p.phase = "TimeoutBackoff";
+      p.message = kMessageCheckFailed;
+      p.admissions = std::vector<schema::Admission>{};
+    } else {
+      d.kind = DecisionKind::kAdmissionChecksReady;
+      p.phase = "Dequeued";
+      p.message = kMessageChecksReady;
+      d.events.push_back(event(object_ref_of(eff), false, "Scheduled", "dequeue success"));
+    }
+    d.reason = *p.message;
+    d.status_patch = std::move(p);
+    out_.push_back(std::move(d));
+  }
+
+  // Eligible units of the queue in order (§6.2): active, inside the window, not yet decided.
+  std::vector<const UnitState*> eligible(const QueueState& q) const {
+    std::vector<const UnitState*> out;
+    int64_t rank = 0;
+    for (const auto& key : q.waiting) {
+      if (q.settings.max_depth >= 0 && rank >= q.settings.max_depth) break;
+      ++rank;
+      const UnitState& u = s_.units().at(key.full_name);
+      if (s_.is_active(u) && !scratch_.decided.count(key.full_name)) out.push_back(&u);
+    }
+    return out;
+  }
+
+  const UnitState* candidate(const QueueState& q) const {
+    const auto units = eligible(q);
+    if (q.settings.policy == QueuePolicy::kPriority) {
+      if (q.cursor) {
+        for (const auto* u : units) {
+          if (*q.cursor < u->key) return u;
+        }
+      }
+      return units.empty() ? nullptr : units.front();  // the cursor wraps to head (§6.3 step 2)
+    }
+    for (const auto* u : units) {
+      const auto b = q.blocked.find(u->quota);
+      if (b == q.blocked.end() || b->second == u->key.full_name) return u;
+    }
+    return nullptr;
+  }
+
+  // Assumed units of the queue other than `except` (§7.4), in queue order.
+  std::vector<const UnitState*> assumed(const QueueState& q, const std::string& except) const {
+    std::vector<const UnitState*> out;
+    for (const auto& key : q.members) {
+      const UnitState& u = s_.units().at(key);
+      if (u.assumed && key != except) out.push_back(&u);
+    }
+    std::sort(out.begin(), out.end(), [](const auto* a, const auto* b) { return a->key < b->key; });
+    return out;
+  }
+
+  static int64_t reclaimable(const schema::Admission& a) {
+    const int64_t marked = a.reclaim_state ? a.reclaim_state->replicas : 0;
+    return std::max<int64_t>(a.replicas - a.running - marked, 0);
+  }
+
+  // §11 candidates: assumed units sorting after P with something to reclaim, outside protection.
+  std::vector<const UnitState*> preemption_candidates(const QueueState& q, const UnitState& p) const {
+    std::vector<const UnitState*> out;
+    for (const auto* u : assumed(q, p.key.full_name)) {
+      if (!(p.key < u->key)) continue;
+      const auto& st = u->status();
+      const int64_t protect = s_.config().reclaim_protect_nanos;
+      if (protect > 0 && st.last_allocate_time && s_.now() < *st.last_allocate_time + protect) continue;
+      if (std::none_of(st.admissions.begin(), st.admissions.end(), [](const auto& a) { return reclaimable(a) > 0; })) {
+        continue;
+      }
+      out.push_back(u);
+    }
+    return out;
+  }
+
+  // Trigger A: from the lowest candidate up until their reclaimable amounts cover R(P).
+  std::vector<const UnitState*> select_to_cover(const std::vector<const UnitState*>& candidates,
+                                                const schema::ResourceVector& request) const {
+    if (request.empty()) return {};
+    std::vector<const UnitState*> chosen;
+    schema::ResourceVector sum;
+    for (auto it = candidates.rbegin(); it != candidates.rend(); ++it) {
+      const schema::QueueUnit eff = effective_object(**it);
+      for (const auto& d : pod_set_demands(eff)) {
+        for (const auto& a : eff.status.admissions) {
+          if (a.name == d.name) schema::add_to(sum, schema::scaled(d.per_replica, reclaimable(a)));
+        }
+      }
+      chosen.push_back(*it);
+      if (covers(sum, request)) return chosen;
+    }
+    return {};
+  }
+
+  Decision mark_victim(const UnitState& v, const UnitState& p, const std::string& queue, int64_t& marked) const {
+    const schema::QueueUnit eff = effective_object(v);
+    StatusPatch patch = message_patch(eff, kMessageReclaim, s_.now());
+    std::vector<schema::Admission> admissions = eff.status.admissions;
+    marked = 0;
+    for (auto& a : admissions) {
+      const int64_t r = reclaimable(a);
+      if (r <= 0) continue;
+      if (!a.reclaim_state) a.reclaim_state = schema::ReclaimState{};
+      a.reclaim_state->replicas += r;
+      marked += r;
+    }
+    patch.admissions = std::move(admissions);
+    Decision d;
+    d.target = ref_of(v, queue);
+    d.kind = DecisionKind::kPreempt;
+    d.reason = "Preempted by " + p.object.metadata.namespace_ + "/" + p.object.metadata.name + " in queue " + queue;
+    d.status_patch = std::move(patch);
+    d.events.push_back(event(object_ref_of(eff), true, "Preempted", d.reason));
+    d.victims.push_back({ref_of(v, queue), marked});
+    return d;
+  }
+
+  void attempt(const QueueState& q) {
+    if (q.settings.policy == QueuePolicy::kUnsupported) return;
+    if (q.last_attempt && s_.now() < *q.last_attempt + s_.config().schedule_suspend_nanos) return;
+    const UnitState* c = candidate(q);
+    if (c == nullptr) return;
+    if (q.settings.policy == QueuePolicy::kBlock && c->key.full_name == q.last_tried && q.last_attempt &&
+        s_.now() < *q.last_attempt + kBlockRetryWait && !c->capacity_changed) {
+      return;
+    }
+    const UnitState& u = *c;
+    const std::string& queue = q.object.metadata.name;
+    const schema::QueueUnit eff = effective_object(u);
+    const schema::ResourceVector request = request_of(eff);
+    const std::string item = u.key.full_name;
+    QuotaCheckResult check =
+        s_.quotas().check(item, u.quota, request, s_.config().oversell_rate_ppm, &scratch_.tentative);
+    scratch_.decided.insert(item);
+    const int64_t attempts = u.attempts + 1;
+
+    std::string failure;
+    std::vector<Decision> victims;
+    const bool preemption = q.settings.preemption_enabled;
+    auto mark_all = [&](const std::vector<const UnitState*>& chosen) {
+      for (const auto* v : chosen) {
+        int64_t marked = 0;
+        victims.push_back(mark_victim(*v, u, queue, marked));
+        scratch_.decided.insert(v->key.full_name);
+      }
+    };
+    if (check.passed) {
+      const auto others = q.settings.wait_for_pods_running ? assumed(q, item) : std::vector<const UnitState*>{};
+      if (!others.empty()) {
+        if (preemption && !q.victims.empty()) {
+          failure = "queue " + queue + " is preempting, not allowed to preempt again";
+        } else if (preemption) {
+          const auto chosen = preemption_candidates(q, u);
+          if (chosen.empty()) {
+            failure = "no more queueUnit allowed to schedule in this queue";
+          } else {
+            std::string names;
+            for (const auto* v : chosen) names += (names.empty() ? "" : ",") + v->key.full_name;
+            failure = "preemption: waiting for queueUnit preempted, victims: [" + names + "]";
+            mark_all(chosen);
+          }
+        } else {
+          failure = "no more queueUnit allowed to schedule in this queue";
+        }
+      }
+    } else {
+      failure = check.failure;
+      if (preemption) {
+        const auto chosen =
+            q.victims.empty() ? select_to_cover(preemption_candidates(q, u), request) : std::vector<const UnitState*>{};
+        failure += chosen.empty() ? "; preempt failed" : "; preempt succeed";
+        mark_all(chosen);
+      }
+    }
+
+    Decision d;
+    d.target = ref_of(u, queue);
+    d.quota_check = std::move(check.steps);
+    if (failure.empty()) {
+      StatusPatch patch = admission_patch(eff, q.object, attempts, s_.now());
+      d.kind = patch.phase && *patch.phase == "Reserved" ? DecisionKind::kReserve : DecisionKind::kAdmit;
+      d.reason = *patch.message;
+      const std::string resulting_phase = patch.phase ? *patch.phase : eff.status.phase;
+      if (resulting_phase == "Dequeued") {
+        d.events.push_back(event(object_ref_of(eff), false, "Scheduled", "dequeue success"));
+      }
+      if (eff.spec.queue != queue) d.spec_queue_patch = queue;
+      // Later queues of the tree see this reservation (§7.1).
+      schema::QueueUnit after = eff;
+      after.status = merged(eff.status, patch);
+      schema::ResourceVector delta = charge_of(after);
+      if (u.holds) schema::subtract_from(delta, u.charge);
+      schema::add_to(scratch_.tentative[u.quota], delta);
+      scratch_.admitted.insert(item);
+      d.status_patch = std::move(patch);
+    } else {
+      d.kind = DecisionKind::kFail;
+      d.reason = failure;
+      StatusPatch patch = message_patch(eff, failure, s_.now());
+      patch.attempts = attempts;
+      d.status_patch = std::move(patch);
+      d.events.push_back(event(object_ref_of(eff), true, "FailedScheduling", failure));
+      for (const auto& v : victims) d.victims.push_back(v.victims.front());
+    }
+    out_.push_back(std::move(d));
+    for (auto& v : victims) out_.push_back(std::move(v));
+  }
+
+  void publish(const QueueState& q) {
+    if (!q.settings.show_queue_items || !q.next_publish || s_.now() < *q.next_publish) return;
+    schema::QueueItemDetails details = queue_item_details(s_, q, &scratch_.admitted);
+    const auto& current = q.last_published ? q.last_published : q.object.status.queue_item_details;
+    if (current && *current == details) return;
+    Decision d;
+    d.target = QueueRef{q.object.metadata.name};
+    d.kind = DecisionKind::kPublishQueueItems;
+    d.queue_write = std::move(details);
+    out_.push_back(std::move(d));
+  }
+
+  const Scheduler& s_;
+  std::vector<Decision>& out_;
+  mutable RoundScratch scratch_;
+};
+
+schema::QueueItemDetails queue_item_details(const Scheduler& s, const QueueState& q,
+                                            const std::set<std::string>* leaving) {
+  schema::QueueItemDetails details;
+  int64_t position = 0;
+  for (const auto& key : q.waiting) {
+    if (leaving != nullptr && leaving->count(key.full_name)) continue;
+    const UnitState& u = s.units().at(key.full_name);
+    ++position;
+    schema::QueueItem item;
+    item.name = u.object.metadata.name;
+    item.namespace_ = u.object.metadata.namespace_;
+    if (key.priority != 0) item.priority = key.priority;
+    item.position = position;
+    auto& list = s.is_active(u) ? details.active : details.backoff;
+    if (static_cast<int64_t>(list.size()) < s.config().queue_items_max) list.push_back(std::move(item));
+  }
+  return details;
+}
+
+std::vector<Decision> Scheduler::decide() const {
+  std::vector<Decision> out;
+  RoundBuilder round(*this, out);
+  std::map<std::string, std::vector<const QueueState*>> trees;
+  for (const auto& [name, q] : queues_) trees[quotas_.tree_of(name)].push_back(&q);
+  for (const auto& [tree, queues] : trees) {
+    for (const auto* q : queues) round.queue(*q);
+  }
+  round.unmapped_units();
+  return out;
+}
+
+std::optional<int64_t> Scheduler::next_deadline() const {
+  std::optional<int64_t> best;
+  auto consider = [&](int64_t t) {
+    if (t > now_ && (!best || t < *best)) best = t;
+  };
+  for (const auto& [name, q] : queues_) {
+    if (q.settings.policy != QueuePolicy::kUnsupported) {
+      bool has_candidate = false;
+      for (const auto& key : q.waiting) {
+        const UnitState& u = units_.at(key.full_name);
+        if (u.backoff_until && *u.backoff_until > now_) {
+          consider(*u.backoff_until);
+        } else {
+          has_candidate = true;
+        }
+      }
+      if (has_candidate && q.last_attempt) {
+        consider(*q.last_attempt + config_.schedule_suspend_nanos);
+        if (q.settings.policy == QueuePolicy::kBlock) consider(*q.last_attempt + kBlockRetryWait);
+      }
+      if (!q.blocked.empty()) consider(q.last_activity + kThreeMinutes);
+    }
+    if (q.settings.show_queue_items && q.next_publish) consider(*q.next_publish);
+  }
+  for (const auto& [key, u] : units_) {
+    if (u.unmapped_since && !u.queue_not_found_reported && !u.quota.empty()) {
+      consider(*u.unmapped_since + kQueueNotFoundGrace);
+    }
+    const auto limit = u.object.spec.maximum_execution_time_seconds.value_or(0);
+    if (limit > 0 && u.running_since && !u.max_exec_reported) consider(*u.running_since + limit * kSecond);
+  }
+  return best;
+}
+
+}  // namespace koordq::actors

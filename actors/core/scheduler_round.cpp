@@ -1,0 +1,127 @@
+// Scheduler: applying a round record. Decisions take effect here, live and on replay alike
+// (design.md §3): reservations, phase changes, backoff, cursors, blocks, preemption rounds.
+#include <algorithm>
+
+#include "actors/core/scheduler.hpp"
+#include "actors/core/status_change.hpp"
+
+namespace koordq::actors {
+namespace {
+
+int64_t backoff_nanos(const DecisionConfig& c, int64_t failures) {
+  int64_t d = c.initial_backoff_nanos;
+  for (int64_t i = 1; i < failures && d < c.max_backoff_nanos; ++i) d *= 2;
+  return std::min(d, c.max_backoff_nanos);
+}
+
+}  // namespace
+
+void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& decisions) {
+  for (const auto& d : decisions) {
+    if (const auto* qref = std::get_if<QueueRef>(&d.target)) {
+      auto it = queues_.find(qref->name);
+      if (it == queues_.end()) continue;
+      QueueState& q = it->second;
+      switch (d.kind) {
+        case DecisionKind::kAddQueueFail:
+          q.add_queue_fail_reported.insert(q.object.metadata.uid + "/" + q.settings.policy_text);
+          break;
+        case DecisionKind::kInvalidRefreshInterval:
+          q.invalid_interval_reported.insert(d.reason);
+          break;
+        case DecisionKind::kPublishQueueItems:
+          if (d.queue_write) {
+            if (const auto* details = std::get_if<schema::QueueItemDetails>(&*d.queue_write)) {
+              q.last_published = *details;
+            }
+          }
+          q.next_publish = now_ + q.settings.refresh_interval_nanos;
+          break;
+        default:
+          break;
+      }
+      continue;
+    }
+    const auto& ref = std::get<UnitRef>(d.target);
+    const std::string key = unit_key(ref.namespace_, ref.name);
+    auto it = units_.find(key);
+    if (it == units_.end() || it->second.object.metadata.uid != ref.uid) continue;
+    UnitState& u = it->second;
+    if (d.status_patch) {
+      u.pending_status = merged(u.status(), *d.status_patch);
+      u.pending_written_rv.clear();
+      u.pending_decision_seq = round_seq;
+      if (d.status_patch->attempts) u.attempts = std::max(u.attempts, *d.status_patch->attempts);
+    }
+    QueueState* q = queues_.count(ref.queue) ? &queues_.at(ref.queue) : nullptr;
+    switch (d.kind) {
+      case DecisionKind::kAdmit:
+      case DecisionKind::kReserve:
+        u.failures = 0;
+        u.backoff_until.reset();
+        u.capacity_changed = false;
+        if (d.status_patch && d.status_patch->phase && *d.status_patch->phase == "Dequeued") u.dequeued_once = true;
+        if (q != nullptr) {
+          q->last_attempt = now_;
+          q->last_tried = key;
+          q->last_activity = now_;
+          if (q->settings.policy == QueuePolicy::kPriority) {
+            q->cursor = u.key;
+          } else {
+            q->cursor.reset();
+          }
+          if (auto b = q->blocked.find(u.quota); b != q->blocked.end() && b->second == key) q->blocked.erase(b);
+        }
+        break;
+      case DecisionKind::kFail:
+        ++u.failures;
+        u.backoff_until = now_ + backoff_nanos(config_, u.failures);
+        u.capacity_changed = false;
+        if (q != nullptr) {
+          q->last_attempt = now_;
+          q->last_tried = key;
+          q->last_activity = now_;
+          if (q->settings.policy == QueuePolicy::kPriority) {
+            if (d.victims.empty()) {
+              q->cursor = u.key;
+            } else {
+              reset_cursor(*q);
+            }
+          } else {
+            q->cursor.reset();
+            if (d.victims.empty()) q->blocked[u.quota] = key;
+          }
+        }
+        break;
+      case DecisionKind::kPreempt:
+        if (q != nullptr && !d.victims.empty()) q->victims[key] = d.victims.front().replicas;
+        break;
+      case DecisionKind::kReclaimObserved:
+        if (q != nullptr) {
+          q->victims.erase(key);
+          if (q->victims.empty()) reset_cursor(*q);
+        }
+        break;
+      case DecisionKind::kQueueNotFound:
+        u.queue_not_found_reported = true;
+        break;
+      case DecisionKind::kDeactivated:
+        u.deactivation_due = false;
+        break;
+      case DecisionKind::kMaxExecExceeded:
+        u.max_exec_reported = true;
+        break;
+      case DecisionKind::kPhaseEvent:
+        u.phase_event_due.reset();
+        break;
+      case DecisionKind::kAdmissionChecksReady:
+        u.dequeued_once = true;
+        break;
+      default:
+        break;
+    }
+    refresh_unit(key, false);
+  }
+}
+
+}  // namespace koordq::actors

@@ -1,0 +1,179 @@
+#include "actors/core/unit_facts.hpp"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace koordq::actors {
+namespace {
+
+constexpr std::array<std::pair<std::string_view, Phase>, 11> kPhases = {{
+    {"", Phase::kEnqueued},
+    {"Enqueued", Phase::kEnqueued},
+    {"Reserved", Phase::kReserved},
+    {"Dequeued", Phase::kDequeued},
+    {"Running", Phase::kRunning},
+    {"Succeed", Phase::kSucceed},
+    {"Failed", Phase::kFailed},
+    {"TimeoutBackoff", Phase::kTimeoutBackoff},
+    {"SchedReady", Phase::kSchedReady},
+    {"SchedSucceed", Phase::kSchedSucceed},
+    {"SchedFailed", Phase::kSchedFailed},
+}};
+
+const std::string* label(const schema::QueueUnit& unit, const std::string& key) {
+  const auto it = unit.metadata.labels.find(key);
+  return it == unit.metadata.labels.end() ? nullptr : &it->second;
+}
+
+// Container requests, with the limit standing in for a resource that has no request (§3.4).
+schema::ResourceVector per_replica_of(const std::vector<schema::ContainerResources>& containers) {
+  schema::ResourceVector sum;
+  for (const auto& c : containers) {
+    schema::ResourceList effective = c.requests;
+    for (const auto& [name, quantity] : c.limits) effective.emplace(name, quantity);
+    schema::add_to(sum, schema::to_vector(effective));
+  }
+  return sum;
+}
+
+}  // namespace
+
+Phase effective_phase(std::string_view phase) {
+  for (const auto& [name, value] : kPhases) {
+    if (name == phase) return value;
+  }
+  return Phase::kSchedFailed;
+}
+
+bool is_known_phase(std::string_view phase) {
+  return std::any_of(kPhases.begin(), kPhases.end(), [&](const auto& p) { return p.first == phase; });
+}
+
+const char* phase_name(Phase phase) {
+  switch (phase) {
+    case Phase::kEnqueued:
+      return "Enqueued";
+    case Phase::kReserved:
+      return "Reserved";
+    case Phase::kDequeued:
+      return "Dequeued";
+    case Phase::kRunning:
+      return "Running";
+    case Phase::kSucceed:
+      return "Succeed";
+    case Phase::kFailed:
+      return "Failed";
+    case Phase::kTimeoutBackoff:
+      return "TimeoutBackoff";
+    case Phase::kSchedReady:
+      return "SchedReady";
+    case Phase::kSchedSucceed:
+      return "SchedSucceed";
+    case Phase::kSchedFailed:
+      return "SchedFailed";
+  }
+  return "SchedFailed";
+}
+
+bool is_terminal(Phase phase) { return phase == Phase::kSucceed || phase == Phase::kFailed; }
+
+std::string quota_name_of(const schema::QueueUnit& unit) {
+  if (const auto* q = label(unit, "quota.scheduling.koordinator.sh/name"); q != nullptr && !q->empty()) return *q;
+  if (const auto* q = label(unit, "alibabacloud.com/quota-name"); q != nullptr && !q->empty()) return *q;
+  return {};
+}
+
+std::vector<PodSetDemand> pod_set_demands(const schema::QueueUnit& unit) {
+  std::vector<PodSetDemand> out;
+  if (unit.spec.pod_set.empty()) {
+    const auto& amount = unit.spec.request.empty() ? unit.spec.resource : unit.spec.request;
+    out.push_back({std::string(kDefaultPodSet), 1, schema::to_vector(amount)});
+    return out;
+  }
+  out.reserve(unit.spec.pod_set.size());
+  for (const auto& ps : unit.spec.pod_set) {
+    out.push_back({ps.name, std::max<int64_t>(ps.count, 0), per_replica_of(ps.containers)});
+  }
+  return out;
+}
+
+int64_t admitted_replicas(const schema::QueueUnit& unit, std::string_view pod_set) {
+  for (const auto& a : unit.status.admissions) {
+    if (a.name == pod_set) return std::max<int64_t>(a.replicas, 0);
+  }
+  return 0;
+}
+
+bool is_satisfied(const schema::QueueUnit& unit) {
+  for (const auto& d : pod_set_demands(unit)) {
+    if (d.requested > admitted_replicas(unit, d.name)) return false;
+  }
+  return true;
+}
+
+bool is_all_running(const schema::QueueUnit& unit) {
+  if (unit.status.admissions.empty()) return false;
+  return std::all_of(unit.status.admissions.begin(), unit.status.admissions.end(),
+                     [](const schema::Admission& a) { return a.running >= a.replicas; });
+}
+
+bool holds_quota(const schema::QueueUnit& unit) {
+  const Phase p = effective_phase(unit.status.phase);
+  if (is_terminal(p)) return false;
+  if (p == Phase::kReserved || p == Phase::kDequeued || p == Phase::kRunning || p == Phase::kSchedReady ||
+      p == Phase::kSchedSucceed) {
+    return true;
+  }
+  return std::any_of(unit.status.admissions.begin(), unit.status.admissions.end(),
+                     [](const schema::Admission& a) { return a.replicas > 0; });
+}
+
+schema::ResourceVector charge_of(const schema::QueueUnit& unit) {
+  if (unit.status.admissions.empty()) return schema::to_vector(unit.spec.resource);
+  const auto demands = pod_set_demands(unit);
+  schema::ResourceVector total;
+  for (const auto& a : unit.status.admissions) {
+    schema::ResourceVector by_replicas;
+    for (const auto& d : demands) {
+      if (d.name == a.name) by_replicas = schema::scaled(d.per_replica, a.replicas);
+    }
+    const schema::ResourceVector reported = a.resources ? schema::to_vector(*a.resources) : schema::ResourceVector{};
+    schema::ResourceVector larger = by_replicas;
+    for (const auto& [r, v] : reported) {
+      auto& slot = larger[r];
+      slot = std::max(slot, v);
+    }
+    schema::add_to(total, larger);
+  }
+  return total;
+}
+
+schema::ResourceVector request_of(const schema::QueueUnit& unit) {
+  if (unit.status.admissions.empty()) {
+    return schema::to_vector(unit.spec.resource.empty() ? unit.spec.request : unit.spec.resource);
+  }
+  schema::ResourceVector total;
+  for (const auto& d : pod_set_demands(unit)) {
+    const int64_t remaining = std::max<int64_t>(d.requested - admitted_replicas(unit, d.name), 0);
+    schema::add_to(total, schema::scaled(d.per_replica, remaining));
+  }
+  return total;
+}
+
+bool may_wait(const schema::QueueUnit& unit) {
+  if (unit.spec.active == false || unit.metadata.deletion_timestamp) return false;
+  const Phase p = effective_phase(unit.status.phase);
+  if (p != Phase::kEnqueued && p != Phase::kDequeued && p != Phase::kRunning && p != Phase::kSchedSucceed) {
+    return false;
+  }
+  return !is_satisfied(unit);
+}
+
+bool reclaim_requested(const schema::QueueUnit& unit) {
+  return std::any_of(unit.status.admissions.begin(), unit.status.admissions.end(), [](const schema::Admission& a) {
+    return a.reclaim_state && a.reclaim_state->replicas > 0;
+  });
+}
+
+}  // namespace koordq::actors
