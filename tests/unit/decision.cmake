@@ -1,0 +1,2 @@
+koordq_gtest(scheduler_admission_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/scheduler_admission_test.cpp
+  LIBS koordq_decision)
