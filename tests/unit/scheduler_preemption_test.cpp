@@ -1,0 +1,214 @@
+// Wait-for-pods-running gate, queue-level preemption, admission checks, deactivation and the
+// maximum execution time (behaviour.md §7.4, §10, §11, §12).
+#include <gtest/gtest.h>
+
+#include "tests/support/scheduler_fixture.hpp"
+
+namespace koordq::testing {
+namespace {
+
+using actors::DecisionKind;
+
+const schema::StringMap kPreemptive = {{"koord-queue/wait-for-pods-running", "true"},
+                                       {"koord-queue/enable-queueunit-preemption", "true"}};
+
+// A unit admitted earlier with `replicas` replicas of which `running` run.
+schema::QueueUnit admitted(const std::string& name, int32_t priority, int64_t replicas, int64_t running,
+                           const std::string& cpu_per_replica = "1") {
+  schema::QueueUnit u = unit(name, "q", cpu_per_replica, priority, 100);
+  u.spec.resource.clear();
+  u.spec.request.clear();
+  schema::PodSet ps;
+  ps.name = "worker";
+  ps.count = replicas;
+  ps.containers.push_back({"main", {{"cpu", cpu_per_replica}}, {}});
+  u.spec.pod_set.push_back(ps);
+  u.status.phase = running == replicas ? "Running" : "Dequeued";
+  u.status.admissions = {{"worker", replicas, std::nullopt, running, std::nullopt}};
+  u.status.last_allocate_time = 0;
+  return u;
+}
+
+TEST(SchedulerGate, an_assumed_unit_stops_further_admission_when_waiting_for_pods) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "100"}}));
+  d.input(queue("q", "Priority", {{"koord-queue/wait-for-pods-running", "true"}}));
+  d.input(admitted("starting", 0, 2, 1));
+  d.at(d.time + 20 * kMs);
+  auto round = d.input(unit("next", "q", "1", 0, 200));
+  const auto fails = of_kind(round, DecisionKind::kFail);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_EQ(fails[0]->reason, "no more queueUnit allowed to schedule in this queue");
+}
+
+TEST(SchedulerGate, the_gate_opens_when_the_assumed_unit_is_all_running) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "100"}}));
+  d.input(queue("q", "Priority", {{"koord-queue/wait-for-pods-running", "true"}}));
+  auto starting = admitted("starting", 0, 2, 1);
+  d.input(starting);
+  d.at(d.time + 20 * kMs);
+  d.input(unit("next", "q", "1", 0, 200));
+  starting.status.admissions[0].running = 2;
+  starting.status.phase = "Running";
+  starting.metadata.resource_version = "300";
+  d.at(d.time + 20 * kMs);
+  auto round = d.input(starting);  // all-running wakes the failed unit out of backoff
+  EXPECT_EQ(of_kind(round, DecisionKind::kAdmit).size(), 1u);
+}
+
+TEST(SchedulerPreemption, trigger_a_marks_the_lowest_units_until_they_cover_the_request) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "4"}}));
+  d.input(queue("q", "Priority", kPreemptive));
+  d.input(admitted("low1", 1, 2, 0));  // assumed: not all running
+  d.input(admitted("low2", 2, 2, 0));
+  d.at(d.time + 20 * kMs);
+  auto round = d.input(unit("urgent", "q", "2", 10, 300));
+  const auto fails = of_kind(round, DecisionKind::kFail);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_EQ(fails[0]->reason, "limited quotaName:q, limited resKey:cpu,; preempt succeed");
+  const auto preempts = of_kind(round, DecisionKind::kPreempt);
+  ASSERT_EQ(preempts.size(), 1u);  // low1 (the lowest) alone covers 2 cpu
+  EXPECT_EQ(target_name(*preempts[0]), "default/low1");
+  const auto& patch = *preempts[0]->status_patch;
+  EXPECT_EQ(patch.message, "Waiting job extension to reclaim resources.");
+  ASSERT_TRUE(patch.admissions.has_value());
+  EXPECT_EQ((*patch.admissions)[0].reclaim_state->replicas, 2);
+  EXPECT_EQ(preempts[0]->events.at(0).reason, "Preempted");
+  EXPECT_EQ(preempts[0]->events.at(0).message, "Preempted by default/urgent in queue q");
+  EXPECT_EQ(d.s.queues().at("q").victims.at("default/low1"), 2);
+}
+
+TEST(SchedulerPreemption, candidates_that_cannot_cover_the_request_mark_nobody) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "4"}}));
+  d.input(queue("q", "Priority", kPreemptive));
+  d.input(admitted("low1", 1, 2, 1));  // one replica reclaimable
+  d.input(admitted("high", 20, 2, 0));  // sorts before the preemptor: not a candidate
+  d.at(d.time + 20 * kMs);
+  auto round = d.input(unit("urgent", "q", "3", 10, 300));
+  const auto fails = of_kind(round, DecisionKind::kFail);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_EQ(fails[0]->reason, "limited quotaName:q, limited resKey:cpu,; preempt failed");
+  EXPECT_TRUE(of_kind(round, DecisionKind::kPreempt).empty());
+}
+
+TEST(SchedulerPreemption, a_reclaim_is_reported_once_and_ends_the_round) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "4"}}));
+  d.input(queue("q", "Priority", kPreemptive));
+  auto low = admitted("low1", 1, 2, 0);
+  d.input(low);
+  d.input(admitted("low2", 2, 2, 0));
+  d.at(d.time + 20 * kMs);
+  auto round = d.input(unit("urgent", "q", "2", 10, 300));
+  const auto* preempt = of_kind(round, DecisionKind::kPreempt).at(0);
+  d.outcome(*preempt, actors::OutcomeResult::kSuccess, "400");
+  // The job extension gives the two replicas back.
+  low.metadata.resource_version = "401";
+  low.status.admissions[0].replicas = 0;
+  low.status.admissions[0].reclaim_state.reset();
+  d.at(d.time + kSec);
+  auto after = d.input(low);
+  const auto reclaimed = of_kind(after, DecisionKind::kReclaimObserved);
+  ASSERT_EQ(reclaimed.size(), 1u);
+  EXPECT_EQ(reclaimed[0]->events.at(0).message, "Reclaimed 2 replicas in queue q");
+  EXPECT_TRUE(d.s.queues().at("q").victims.empty());
+}
+
+TEST(SchedulerAdmissionChecks, an_applicable_check_reserves_and_ready_dequeues) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "4"}}));
+  auto q = queue("q");
+  q.spec.admission_checks.push_back({"provisioning", std::nullopt});
+  d.input(q);
+  auto u = unit("job1", "q", "1");
+  auto round = d.input(u);
+  const auto reserves = of_kind(round, DecisionKind::kReserve);
+  ASSERT_EQ(reserves.size(), 1u);
+  const auto& patch = *reserves[0]->status_patch;
+  EXPECT_EQ(patch.phase, "Reserved");
+  EXPECT_EQ(patch.message, "Reserved resources success, waiting admission checks to be ready");
+  ASSERT_TRUE(patch.admission_checks.has_value());
+  EXPECT_EQ((*patch.admission_checks)[0].state, "Pending");
+  EXPECT_TRUE(reserves[0]->events.empty());
+  d.outcome(*reserves[0], actors::OutcomeResult::kSuccess, "101");
+  u.status = actors::merged(u.status, patch);
+  u.metadata.resource_version = "101";
+  d.input(u);
+  u.status.admission_checks[0].state = "Ready";
+  u.metadata.resource_version = "102";
+  d.at(d.time + kSec);
+  auto ready = d.input(u);
+  const auto done = of_kind(ready, DecisionKind::kAdmissionChecksReady);
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_EQ(done[0]->status_patch->phase, "Dequeued");
+  EXPECT_EQ(done[0]->status_patch->message, "all admission checks success");
+  EXPECT_EQ(done[0]->events.at(0).message, "dequeue success");
+}
+
+TEST(SchedulerAdmissionChecks, a_rejected_check_backs_off_and_releases_the_quota) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "4"}}));
+  auto q = queue("q");
+  q.spec.admission_checks.push_back({"provisioning", std::nullopt});
+  d.input(q);
+  auto u = unit("job1", "q", "1");
+  auto round = d.input(u);
+  d.outcome(round[0], actors::OutcomeResult::kSuccess, "101");
+  u.status = actors::merged(u.status, *round[0].status_patch);
+  u.status.admission_checks[0].state = "Rejected";
+  u.metadata.resource_version = "102";
+  d.at(d.time + kSec);
+  auto rejected = d.input(u);
+  const auto failed = of_kind(rejected, DecisionKind::kAdmissionCheckFailed);
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(failed[0]->status_patch->phase, "TimeoutBackoff");
+  EXPECT_EQ(failed[0]->status_patch->admissions, std::vector<schema::Admission>{});
+  EXPECT_TRUE(d.s.quotas().usage("q").used.empty());
+}
+
+TEST(SchedulerLifecycle, deactivation_is_signalled_once_on_the_consumer) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "4"}}));
+  d.input(queue("q"));
+  auto u = admitted("job1", 0, 1, 1);
+  u.spec.consumer_ref = schema::ConsumerRef{"kubeflow.org/v1", "PyTorchJob", "job1", "", "uid-job"};
+  d.input(u);
+  u.spec.active = false;
+  u.metadata.resource_version = "500";
+  d.at(d.time + kSec);
+  auto round = d.input(u);
+  const auto deactivated = of_kind(round, DecisionKind::kDeactivated);
+  ASSERT_EQ(deactivated.size(), 1u);
+  EXPECT_EQ(deactivated[0]->status_patch->message, "Evicted because the queue unit is deactivated");
+  EXPECT_EQ(deactivated[0]->events.at(0).involved_object.kind, "PyTorchJob");
+  EXPECT_EQ(deactivated[0]->events.at(0).involved_object.namespace_, "default");
+  EXPECT_TRUE(of_kind(d.run_until(d.time + kSec, 100 * kMs), DecisionKind::kDeactivated).empty());
+}
+
+TEST(SchedulerLifecycle, the_maximum_execution_time_counts_from_the_observed_running_transition) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "4"}}));
+  d.input(queue("q"));
+  auto u = admitted("job1", 0, 1, 0);
+  u.spec.maximum_execution_time_seconds = 5;
+  d.input(u);
+  const int64_t running_at = d.time + kSec;
+  d.at(running_at);
+  u.status.phase = "Running";
+  u.status.admissions[0].running = 1;
+  u.metadata.resource_version = "600";
+  d.input(u);
+  auto early = d.run_until(running_at + 4900 * kMs, 100 * kMs);
+  EXPECT_TRUE(of_kind(early, DecisionKind::kMaxExecExceeded).empty());
+  auto later = d.run_until(running_at + 6 * kSec, 100 * kMs);
+  const auto exceeded = of_kind(later, DecisionKind::kMaxExecExceeded);
+  ASSERT_EQ(exceeded.size(), 1u);
+  EXPECT_EQ(exceeded[0]->events.at(0).message, "The maximum execution time (5s) was exceeded");
+  EXPECT_TRUE(exceeded[0]->events.at(0).warning);
+}
+
+}  // namespace
+}  // namespace koordq::testing
