@@ -1,0 +1,74 @@
+#include "cmd/serve_config.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "cmd/build_info.hpp"
+#include "journal/hash_chain.hpp"
+#include "schema/wire_schema_version.hpp"
+
+namespace koordq::cmd {
+
+actors::DecisionConfig decision_config_of(const ServeOptions& o) {
+  actors::DecisionConfig c;
+  c.oversell_rate_ppm = o.oversell_rate_ppm;
+  c.initial_backoff_nanos = o.pod_initial_backoff_seconds * base::kSecond;
+  c.max_backoff_nanos = o.pod_max_backoff_seconds * base::kSecond;
+  c.schedule_suspend_nanos = o.schedule_suspend_time_ms * base::kMillisecond;
+  c.reclaim_protect_nanos = o.default_reclaim_protect_time_ns;
+  c.queue_namespace = o.queue_namespace;
+  c.queue_items_max = o.queue_items_max;
+  return c;
+}
+
+journal::JournalOptions journal_options_of(const ServeOptions& o) {
+  journal::JournalOptions j;
+  j.dir = o.journal_dir;
+  j.writer.max_batch_delay_nanos = o.journal_max_batch_delay_ns;
+  j.on_corruption = o.journal_on_corruption == CorruptionPolicy::fail ? journal::CorruptionPolicy::kFail
+                                                                      : journal::CorruptionPolicy::kQuarantine;
+  if (o.simulate && o.simulate_clock == SimulateClock::virtual_time) j.new_uuid = uuid_from_seed(o.seed);
+  return j;
+}
+
+std::string uuid_from_seed(uint64_t seed) {
+  const journal::Hash h = journal::sha256("koordq-simulate-seed:" + std::to_string(seed));
+  char out[37];
+  std::snprintf(out, sizeof out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", h[0], h[1],
+                h[2], h[3], h[4], h[5], (h[6] & 0x0f) | 0x50, h[7], (h[8] & 0x3f) | 0x80, h[9], h[10], h[11], h[12],
+                h[13], h[14], h[15]);
+  return out;
+}
+
+std::unique_ptr<journal::CapnpRecordBody> make_config_body(const ServeOptions& options, const std::string& uuid,
+                                                           const std::optional<journal::QuarantineReport>& quarantined) {
+  auto body = std::make_unique<journal::CapnpRecordBody>();
+  auto config = body->record().initBody().initConfig();
+  auto flags = effective_serve_flags(options);
+  // Where the journal lives is not how koordq decides, and two runs of one simulation in two
+  // directories must write identical journals.
+  std::erase_if(flags, [](const auto& f) { return f.first == "--journal-dir" || f.first == "journal-dir"; });
+  std::sort(flags.begin(), flags.end());
+  auto list = config.initFlags(static_cast<unsigned>(flags.size()));
+  for (size_t i = 0; i < flags.size(); ++i) {
+    std::string name = flags[i].first;
+    while (!name.empty() && name.front() == '-') name.erase(name.begin());
+    list[static_cast<unsigned>(i)].setName(name);
+    list[static_cast<unsigned>(i)].setValue(flags[i].second);
+  }
+  config.setBinaryVersion(kVersion);
+  config.setBinaryRevision(kGitRevision);
+  config.setDecisionLogicVersion(actors::kDecisionLogicVersion);
+  config.setJournalUuid(uuid);
+  config.setSchemaMajor(schema::kWireSchemaMajor);
+  config.setSchemaMinor(schema::kWireSchemaMinor);
+  if (quarantined) {
+    auto q = config.getQuarantinedJournal().initValue();
+    q.setPath(quarantined->moved_to.string());
+    q.setLastIntactSeq(quarantined->last_intact_seq);
+    q.setHeadHash(capnp::Data::Reader(quarantined->head_hash.data(), quarantined->head_hash.size()));
+  }
+  return body;
+}
+
+}  // namespace koordq::cmd
