@@ -5,6 +5,7 @@
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/serve_startup_log.hpp"
+#include "cmd/simulate_runner.hpp"
 
 namespace koordq::cmd {
 namespace {
@@ -25,10 +26,11 @@ int run_serve(const ServeOptions& options) {
       KQ_LOG_ERROR("{}", created.message());
       return kExitJournalUnreadable;
     }
+    return run_simulation(options);
   }
   log_serve_endpoints(options);
-  KQ_LOG_INFO("serve: the decision core is not built yet; exiting");
-  return kExitSuccess;
+  KQ_LOG_ERROR("serve: running against a cluster is not built yet (Kubernetes I/O); use --simulate");
+  return kExitCheckFailed;
 }
 
 }  // namespace koordq::cmd

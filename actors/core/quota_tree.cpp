@@ -29,6 +29,7 @@ std::string join(const std::vector<std::string>& names) {
 
 QuotaInfo info_of(const schema::ElasticQuota& q) {
   QuotaInfo info;
+  info.object = q;
   info.name = q.metadata.name;
   info.namespace_ = q.metadata.namespace_;
   info.uid = q.metadata.uid;
@@ -98,6 +99,14 @@ std::vector<std::string> QuotaTree::names() const {
   std::vector<std::string> out;
   for (const auto& [name, _] : objects_) {
     if (find(name) != nullptr) out.push_back(name);
+  }
+  return out;
+}
+
+std::vector<schema::ElasticQuota> QuotaTree::objects() const {
+  std::vector<schema::ElasticQuota> out;
+  for (const auto& [name, by_ns] : objects_) {
+    for (const auto& [ns, info] : by_ns) out.push_back(info.object);
   }
   return out;
 }

@@ -18,6 +18,7 @@
 namespace koordq::actors {
 
 struct QuotaInfo {
+  schema::ElasticQuota object;  // as last observed
   std::string name;
   std::string namespace_;
   std::string uid;
@@ -67,6 +68,8 @@ class QuotaTree {
   const QuotaInfo* find(const std::string& name) const;
   bool known(const std::string& name) const { return find(name) != nullptr; }
   std::vector<std::string> names() const;  // known quotas, bytewise order
+  // Every observed object, including those ignored for a name collision.
+  std::vector<schema::ElasticQuota> objects() const;
   // Objects ignored because an older one has their name (name → namespaces), for the log.
   std::vector<std::pair<std::string, std::string>> ignored() const;
 

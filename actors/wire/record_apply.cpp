@@ -1,0 +1,91 @@
+#include "actors/wire/record_apply.hpp"
+
+#include <functional>
+#include <string>
+
+#include "actors/wire/decision_wire.hpp"
+#include "actors/wire/outcome_wire.hpp"
+#include "schema/wire_codec.hpp"
+#include "schema/wire_message.hpp"
+
+namespace koordq::actors {
+namespace {
+
+using Effect = std::function<void(Scheduler&)>;
+
+Result<Effect> decode_watch(wire::Watch::Reader watch) {
+  bool deleted = false;
+  switch (watch.getEventType()) {
+    case wire::Watch::EventType::BOOKMARK:
+      return Effect([](Scheduler&) {});
+    case wire::Watch::EventType::ADDED:
+    case wire::Watch::EventType::MODIFIED:
+      break;
+    case wire::Watch::EventType::DELETED:
+      deleted = true;
+      break;
+    default:
+      return make_error("unknown watch event type " + std::to_string(static_cast<uint16_t>(watch.getEventType())));
+  }
+  auto object = schema::read_watched_object(watch.getObject());
+  if (!object.ok()) return object.error();
+  return Effect([object = std::move(object).value(), deleted](Scheduler& s) { s.apply_object(object, deleted); });
+}
+
+Result<Effect> decode_role(wire::Role::Reader role) {
+  switch (role.getEvent()) {
+    case wire::Role::Event::ACQUIRED:
+      return Effect([](Scheduler& s) { s.apply_role_acquired(); });
+    case wire::Role::Event::LOST:
+      return Effect([](Scheduler&) {});
+  }
+  return make_error("unknown role event " + std::to_string(static_cast<uint16_t>(role.getEvent())));
+}
+
+// What applying the record does once time has advanced.
+Result<Effect> decode(const journal::StoredRecord& record) {
+  const auto body = record.reader().getBody();
+  switch (record.kind()) {
+    case journal::RecordKind::kWatch:
+      return decode_watch(body.getWatch());
+    case journal::RecordKind::kRound: {
+      auto decisions = read_round(body.getRound());
+      if (!decisions.ok()) return decisions.error();
+      return Effect([seq = record.seq(), decisions = std::move(decisions).value()](Scheduler& s) {
+        s.apply_round(seq, decisions);
+      });
+    }
+    case journal::RecordKind::kOutcome: {
+      auto outcome = read_outcome(body.getOutcome());
+      if (!outcome.ok()) return outcome.error();
+      return Effect([outcome = std::move(outcome).value()](Scheduler& s) { s.apply_outcome(outcome); });
+    }
+    case journal::RecordKind::kRole:
+      return decode_role(body.getRole());
+    case journal::RecordKind::kConfig:
+    case journal::RecordKind::kRelist:
+    case journal::RecordKind::kTick:
+      return Effect([](Scheduler&) {});
+  }
+  return make_error("unknown record kind");
+}
+
+Result<Effect> decode_guarded(const journal::StoredRecord& record) {
+  try {
+    return decode(record);
+  } catch (const kj::Exception& e) {
+    return make_error("malformed " + std::string(journal::kind_name(record.kind())) + ": " + wire::describe(e));
+  }
+}
+
+}  // namespace
+
+Status apply_record(Scheduler& scheduler, const journal::StoredRecord& record) {
+  const Result<Effect> effect = decode_guarded(record);
+  if (!effect.ok()) return make_error("record " + std::to_string(record.seq()) + ": " + effect.message());
+  scheduler.advance_to(record.time());
+  (*effect)(scheduler);
+  return ok_status();
+}
+
+}  // namespace koordq::actors

@@ -1,0 +1,299 @@
+#include "cmd/simulate_runner.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "actors/core/scheduler.hpp"
+#include "actors/wire/decision_wire.hpp"
+#include "actors/wire/input_bodies.hpp"
+#include "actors/wire/outcome_wire.hpp"
+#include "actors/wire/record_apply.hpp"
+#include "base/log.hpp"
+#include "base/rfc3339.hpp"
+#include "cmd/exit_codes.hpp"
+#include "cmd/serve_config.hpp"
+#include "cmd/serve_startup_log.hpp"
+#include "journal/journal.hpp"
+#include "journal/watch_record.hpp"
+#include "kube/simulator/simulated_cluster.hpp"
+
+namespace koordq::cmd {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void request_stop(int) { g_stop.store(true); }
+
+// The virtual clock starts here (2026-01-01T00:00:00Z) for a new journal.
+constexpr int64_t kVirtualEpoch = 1767225600LL * base::kSecond;
+
+int64_t wall_now() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+schema::RawObjectMode raw_mode_of(const ServeOptions& o) {
+  switch (o.journal_raw_objects) {
+    case RawObjectsMode::full:
+      return schema::RawObjectMode::kFull;
+    case RawObjectsMode::off:
+      return schema::RawObjectMode::kOff;
+    case RawObjectsMode::redacted:
+      break;
+  }
+  return schema::RawObjectMode::kRedacted;
+}
+
+// Appends bodies and waits until each is durable; returns their seqs in order.
+class SyncAppender {
+ public:
+  explicit SyncAppender(journal::GroupCommitWriter& writer) : writer_(writer) {}
+
+  Result<std::vector<uint64_t>> append(std::vector<std::unique_ptr<journal::RecordBody>> bodies) {
+    std::vector<uint64_t> seqs(bodies.size(), 0);
+    std::optional<Error> failure;
+    size_t outstanding = bodies.size();
+    for (size_t i = 0; i < bodies.size(); ++i) {
+      writer_.append(std::move(bodies[i]), [&, i](const Result<journal::AppendedRecord>& r) {
+        std::lock_guard lock(mu_);
+        if (r.ok()) {
+          seqs[i] = r->seq;
+        } else if (!failure) {
+          failure = r.error();
+        }
+        --outstanding;
+        cv_.notify_all();
+      });
+    }
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return outstanding == 0; });
+    if (failure) return *failure;
+    return seqs;
+  }
+
+ private:
+  journal::GroupCommitWriter& writer_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+};
+
+class SimulationLoop {
+ public:
+  SimulationLoop(const ServeOptions& options, journal::Journal& journal, kube::sim::SimulatedCluster& cluster,
+                 actors::Scheduler& scheduler, int64_t now)
+      : options_(options),
+        journal_(journal),
+        cluster_(cluster),
+        scheduler_(scheduler),
+        appender_(journal.writer()),
+        now_(now),
+        virtual_(options.simulate_clock == SimulateClock::virtual_time) {}
+
+  int run(int64_t end) {
+    while (!g_stop.load()) {
+      const int64_t next = next_time();
+      if (next > end) break;
+      if (!virtual_) sleep_until(next);
+      now_ = std::max(now_, virtual_ ? next : wall_now());
+      if (now_ > end) break;
+      for (auto& e : cluster_.advance_to(now_)) queue_watch(e.time, e.event);
+      if (pending_.empty()) {
+        const auto deadline = scheduler_.next_deadline();
+        if (!deadline || *deadline > now_) continue;
+        pending_.push_back({now_, actors::make_tick_body()});
+      }
+      if (int code = cycle(); code != kExitSuccess) return code;
+    }
+    return kExitSuccess;
+  }
+
+ private:
+  struct Input {
+    int64_t time;
+    std::unique_ptr<journal::CapnpRecordBody> body;
+  };
+
+  void queue_watch(int64_t time, const schema::WatchEvent& event) {
+    pending_.push_back({time, journal::make_watch_body(event, raw_mode_of(options_))});
+  }
+
+  int64_t next_time() const {
+    if (!pending_.empty()) return now_;
+    std::optional<int64_t> t = cluster_.next_event_time();
+    if (auto d = scheduler_.next_deadline(); d && (!t || *d < *t)) t = d;
+    if (!t) return virtual_ ? INT64_MAX : now_ + base::kSecond;
+    return std::max(*t, now_ + (virtual_ ? 0 : options_.tick_min_interval_ns));
+  }
+
+  void sleep_until(int64_t t) const {
+    while (!g_stop.load()) {
+      const int64_t left = t - wall_now();
+      if (left <= 0) return;
+      std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<int64_t>(left, 100 * base::kMillisecond)));
+    }
+  }
+
+  // One input batch, its round, and the round's writes.
+  int cycle() {
+    std::vector<std::unique_ptr<journal::RecordBody>> bodies;
+    for (auto& in : pending_) {
+      if (virtual_) in.body->set_explicit_time(in.time);
+      bodies.push_back(std::move(in.body));
+    }
+    pending_.clear();
+    auto seqs = appender_.append(std::move(bodies));
+    if (!seqs.ok()) return fail("journal write failed: " + seqs.message());
+    for (uint64_t seq : *seqs) {
+      if (int code = apply(seq); code != kExitSuccess) return code;
+    }
+    const uint64_t basis = seqs->back();
+    const std::vector<actors::Decision> decisions = scheduler_.decide();
+    auto round = actors::make_round_body(basis, decisions);
+    if (virtual_) round->set_explicit_time(now_);
+    std::vector<std::unique_ptr<journal::RecordBody>> round_bodies;
+    round_bodies.push_back(std::move(round));
+    auto round_seq = appender_.append(std::move(round_bodies));
+    if (!round_seq.ok()) return fail("journal write failed: " + round_seq.message());
+    if (int code = apply(round_seq->front()); code != kExitSuccess) return code;
+    for (uint32_t i = 0; i < decisions.size(); ++i) {
+      auto result = cluster_.apply_decision(round_seq->front(), i, decisions[i], now_);
+      for (const auto& o : result.outcomes) pending_.push_back({now_, actors::make_outcome_body(o)});
+      for (auto& e : result.events) queue_watch(e.time, e.event);
+      if (!decisions.empty()) KQ_V(3)("round {} decision {}: {}", round_seq->front(), i, decisions[i].reason);
+    }
+    return kExitSuccess;
+  }
+
+  int apply(uint64_t seq) {
+    auto record = journal_.reader().get(seq);
+    if (!record.ok() || !record->has_value()) return fail("cannot read back seq " + std::to_string(seq));
+    if (Status s = actors::apply_record(scheduler_, **record); !s.ok()) return fail(s.message());
+    return kExitSuccess;
+  }
+
+  int fail(const std::string& message) const {
+    KQ_LOG_ERROR("{}", message);
+    return kExitJournalUnreadable;
+  }
+
+  const ServeOptions& options_;
+  journal::Journal& journal_;
+  kube::sim::SimulatedCluster& cluster_;
+  actors::Scheduler& scheduler_;
+  SyncAppender appender_;
+  std::deque<Input> pending_;
+  int64_t now_;
+  bool virtual_;
+};
+
+// The state of an existing journal: every record folded, oldest first.
+Result<int64_t> rebuild(journal::Journal& journal, actors::Scheduler& scheduler) {
+  auto cursor = journal.reader().cursor(std::max<uint64_t>(journal.reader().first_seq(), 1));
+  int64_t last_time = 0;
+  for (;;) {
+    auto next = cursor.next();
+    if (!next.ok()) return next.error();
+    if (!next->has_value()) break;
+    if (Status s = actors::apply_record(scheduler, **next); !s.ok()) return s.error();
+    last_time = (*next)->time();
+  }
+  return last_time;
+}
+
+std::vector<schema::WatchedObject> objects_of(const actors::Scheduler& s) {
+  std::vector<schema::WatchedObject> out;
+  for (auto& quota : s.quotas().objects()) out.emplace_back(std::move(quota));
+  for (const auto& [name, q] : s.queues()) out.emplace_back(q.object);
+  for (const auto& [key, u] : s.units()) out.emplace_back(u.object);
+  return out;
+}
+
+}  // namespace
+
+int run_simulation(const ServeOptions& options) {
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
+  auto scenario = kube::sim::load_scenario(options.scenario);
+  if (!scenario.ok()) {
+    KQ_LOG_ERROR("--scenario {}: {}", options.scenario, scenario.message());
+    return kExitUsage;
+  }
+  auto journal = journal::Journal::open(journal_options_of(options));
+  if (!journal.ok()) {
+    KQ_LOG_ERROR("cannot open the journal: {}", journal.message());
+    return kExitJournalUnreadable;
+  }
+  journal::Journal& j = **journal;
+  if (const auto& q = j.open_report().quarantined) {
+    KQ_LOG_ERROR("journal corrupt at seq {}: moved to {}, new journal started ({})", q->first_bad_seq,
+                 q->moved_to.string(), q->reason);
+  }
+  actors::Scheduler scheduler(decision_config_of(options));
+  auto last_time = rebuild(j, scheduler);
+  if (!last_time.ok()) {
+    KQ_LOG_ERROR("cannot replay the journal: {}", last_time.message());
+    return kExitJournalUnreadable;
+  }
+  const bool fresh = j.reader().last_seq() == 0;
+  const bool virtual_clock = options.simulate_clock == SimulateClock::virtual_time;
+  int64_t start = virtual_clock ? std::max(kVirtualEpoch, *last_time) : std::max(wall_now(), *last_time);
+
+  SyncAppender appender(j.writer());
+  std::vector<std::unique_ptr<journal::RecordBody>> config;
+  auto config_body = make_config_body(options, j.uuid(), j.open_report().quarantined);
+  if (virtual_clock) config_body->set_explicit_time(start);
+  config.push_back(std::move(config_body));
+  auto config_seq = appender.append(std::move(config));
+  if (!config_seq.ok()) {
+    KQ_LOG_ERROR("journal write failed: {}", config_seq.message());
+    return kExitJournalUnreadable;
+  }
+  scheduler.advance_to(start);
+
+  kube::sim::SimulatedCluster cluster(std::move(scenario).value(), options.seed, start, options.simulate_speed_ppm);
+  if (!fresh) {
+    cluster.restore(objects_of(scheduler), start);
+    // Writes decided before the restart whose answer never came: the cluster was rebuilt from
+    // the journal and does not know them, so they did not land (design.md §3, unknown outcomes).
+    std::vector<std::unique_ptr<journal::RecordBody>> unknown;
+    for (const auto& [key, u] : scheduler.units()) {
+      if (!u.pending_status || !u.pending_written_rv.empty()) continue;
+      actors::Outcome o;
+      o.decision_seq = u.pending_decision_seq;
+      o.result = actors::OutcomeResult::kUnknown;
+      o.target = actors::UnitRef{u.object.metadata.namespace_, u.object.metadata.name, u.object.metadata.uid, u.quota,
+                                 u.quota};
+      auto body = actors::make_outcome_body(o);
+      if (virtual_clock) body->set_explicit_time(start);
+      unknown.push_back(std::move(body));
+    }
+    auto appended = appender.append(std::move(unknown));
+    if (!appended.ok()) {
+      KQ_LOG_ERROR("journal write failed: {}", appended.message());
+      return kExitJournalUnreadable;
+    }
+    for (uint64_t seq : *appended) {
+      auto record = j.reader().get(seq);
+      if (record.ok() && record->has_value()) actors::apply_record(scheduler, **record).ok();
+    }
+  }
+  log_serve_endpoints(options);
+  KQ_LOG_INFO("simulating scenario {} (seed {}, {} clock) from {}; journal {} in {}", options.scenario, options.seed,
+              virtual_clock ? "virtual" : "wall", base::format_rfc3339_millis(start), j.uuid(), options.journal_dir);
+  const int64_t end = options.simulate_duration_ns > 0 ? start + options.simulate_duration_ns : INT64_MAX;
+  SimulationLoop loop(options, j, cluster, scheduler, start);
+  const int code = loop.run(end);
+  const auto& stats = cluster.stats();
+  KQ_LOG_INFO("simulation stopped at {}: {} units arrived, {} admissions, {} succeeded, {} failed; journal head seq {}",
+              base::format_rfc3339_millis(scheduler.now()), stats.arrivals, stats.admissions, stats.succeeded,
+              stats.failed, j.writer().durable_head().seq);
+  return code;
+}
+
+}  // namespace koordq::cmd
