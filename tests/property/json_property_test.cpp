@@ -11,6 +11,7 @@
 
 #include "schema/json_decode.hpp"
 #include "schema/json_encode.hpp"
+#include "schema/quantity.hpp"
 #include "schema/raw_object.hpp"
 #include "tests/support/json_fixtures.hpp"
 #include "tests/support/model_generators.hpp"
@@ -253,6 +254,34 @@ RC_GTEST_PROP(JsonProperty, decoding_damaged_fixtures_never_throws_and_what_deco
                   decoder.decode_watch_event(damaged, RawObjectMode::kOff).ok(),
               "still decodes");
   decode_everything(damaged);
+}
+
+// Quantity text: the API server's plain spellings, or anything made of quantity characters.
+rc::Gen<std::string> quantity_text() {
+  auto digits = rc::gen::nonEmpty(rc::gen::container<std::string>(rc::gen::inRange('0', static_cast<char>('9' + 1))));
+  auto plain = rc::gen::apply(
+      [](const std::string& whole, const std::string& fraction, bool has_fraction, const std::string& suffix) {
+        return whole + (has_fraction ? "." + fraction : "") + suffix;
+      },
+      digits, digits, rc::gen::arbitrary<bool>(),
+      rc::gen::element<std::string>("", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"));
+  auto other = rc::gen::container<std::string>(rc::gen::elementOf(std::string("0123456789.+-eEmkMGTPunKi ")));
+  return rc::gen::oneOf(plain, other);
+}
+
+RC_GTEST_PROP(JsonProperty, a_quantity_is_kept_exactly_when_it_parses_and_warned_about_when_odd, ()) {
+  std::string text = *quantity_text();
+  JsonDecoder decoder;
+  Result<DecodedObject> decoded = decoder.decode_object(
+      R"({"kind":"ElasticQuota","metadata":{"name":"q","uid":"u"},"spec":{"max":{"cpu":")" + text + R"("}}})",
+      RawObjectMode::kOff);
+  RC_ASSERT(decoded.ok());
+  const ResourceList& max = std::get<ElasticQuota>(decoded->object).spec.max;
+  Result<Quantity> parsed = Quantity::parse(text);
+  bool kept = parsed.ok() && text.size() <= 128;
+  RC_ASSERT(max == (kept ? ResourceList{{"cpu", text}} : ResourceList{}));
+  bool odd = !kept || (parsed->negative() && !parsed->is_zero());
+  RC_ASSERT(decoded->warnings.empty() == !odd);
 }
 
 RC_GTEST_PROP(JsonProperty, redaction_leaves_no_secret_and_a_second_pass_changes_nothing, ()) {

@@ -545,6 +545,17 @@ TEST(JsonDecode, full_raw_json_keeps_the_object_bytes_exactly) {
   EXPECT_EQ(decoded->raw_json, object);
 }
 
+TEST(JsonDecode, full_raw_json_is_the_member_the_parser_decoded_even_with_escaped_keys) {
+  JsonDecoder decoder;
+  const std::string first = R"({"kind":"Queue","metadata":{"name":"first","uid":"1"}})";
+  const std::string second = R"({"kind":"Queue","metadata":{"name":"second","uid":"2"}})";
+  Result<WatchEvent> event = decoder.decode_watch_event(
+      R"({"t\u0079pe":"ADDED","obj\u0065ct":)" + first + R"(,"object":)" + second + "}", RawObjectMode::kFull);
+  ASSERT_TRUE(event.ok()) << event.message();
+  EXPECT_EQ(meta_of(*event->object).name, "first");
+  EXPECT_EQ(event->raw_json, first);
+}
+
 TEST(JsonDecode, full_raw_json_of_list_items_keeps_each_item_exactly) {
   JsonDecoder decoder;
   const std::string first = R"({"metadata":{"name":"a","uid":"1"},"spec":{"note":"]}\"{"}})";

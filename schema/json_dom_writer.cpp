@@ -1,0 +1,277 @@
+#include "schema/json_dom_writer.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+
+#include <rapidjson/internal/dtoa.h>
+
+#include "schema/raw_object.hpp"
+
+namespace koordq::schema::json_detail {
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+
+// RapidJSON's Writer escapes: the two-character forms where JSON has one, \u00XX for other
+// control characters; '/' and bytes ≥ 0x20 stay as they are.
+constexpr std::array<char, 256> kEscapes = [] {
+  std::array<char, 256> table{};
+  for (int c = 0; c < 0x20; ++c) table[c] = 'u';
+  table['\b'] = 'b';
+  table['\f'] = 'f';
+  table['\n'] = 'n';
+  table['\r'] = 'r';
+  table['\t'] = 't';
+  table['"'] = '"';
+  table['\\'] = '\\';
+  return table;
+}();
+
+// Appends to a string through a raw cursor: std::string's own appends check capacity per call
+// and cannot keep their end pointer in a register, which costs more than the copying.
+class JsonText {
+ public:
+  explicit JsonText(std::string& out) : out_(out), used_(out.size()) {}
+  ~JsonText() { out_.resize(used_); }
+  JsonText(const JsonText&) = delete;
+  JsonText& operator=(const JsonText&) = delete;
+
+  // Room for `bytes` more; write through the cursor, then commit() it.
+  char* reserve(size_t bytes) {
+    if (out_.size() - used_ < bytes) grow(bytes);
+    return out_.data() + used_;
+  }
+  void commit(const char* end) { used_ = static_cast<size_t>(end - out_.data()); }
+
+  void put(char c) {
+    *reserve(1) = c;
+    ++used_;
+  }
+  void append(std::string_view text) {
+    std::memcpy(reserve(text.size()), text.data(), text.size());
+    used_ += text.size();
+  }
+
+ private:
+  [[gnu::noinline]] void grow(size_t bytes) {
+    out_.resize(std::max({out_.capacity(), out_.size() * 2, used_ + bytes + 1024}));
+  }
+
+  std::string& out_;
+  size_t used_;
+};
+
+// Whether any of the 8 bytes needs an escape: below 0x20, '"' or '\\' (bit tricks from
+// "Bit Twiddling Hacks": a byte is flagged when subtracting borrows into its top bit).
+bool needs_escape(uint64_t bytes) {
+  constexpr uint64_t kOnes = 0x0101010101010101;
+  constexpr uint64_t kHighBits = 0x8080808080808080;
+  auto has_zero = [](uint64_t v) { return (v - kOnes) & ~v & kHighBits; };
+  uint64_t below_space = (bytes - kOnes * 0x20) & ~bytes & kHighBits;
+  return (below_space | has_zero(bytes ^ (kOnes * '"')) | has_zero(bytes ^ (kOnes * '\\'))) != 0;
+}
+
+// Writes `"text"` at `cursor`, which has room for text.size() * 6 + 2 bytes.
+char* write_string_at(char* cursor, std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  *cursor++ = '"';
+  size_t i = 0;
+  while (i < text.size()) {
+    if (i + 8 <= text.size()) {
+      uint64_t chunk;
+      std::memcpy(&chunk, text.data() + i, 8);
+      if (!needs_escape(chunk)) {
+        std::memcpy(cursor, &chunk, 8);
+        cursor += 8;
+        i += 8;
+        continue;
+      }
+    }
+    char c = text[i++];
+    char escape = kEscapes[static_cast<unsigned char>(c)];
+    if (escape == 0) {
+      *cursor++ = c;
+    } else if (escape != 'u') {
+      *cursor++ = '\\';
+      *cursor++ = escape;
+    } else {
+      unsigned char code = static_cast<unsigned char>(c);
+      const char unicode[] = {'\\', 'u', '0', '0', kHex[code >> 4], kHex[code & 0xF]};
+      std::memcpy(cursor, unicode, sizeof unicode);
+      cursor += sizeof unicode;
+    }
+  }
+  *cursor++ = '"';
+  return cursor;
+}
+
+void write_string(std::string_view text, JsonText& out) {
+  out.commit(write_string_at(out.reserve(text.size() * 6 + 2), text));
+}
+
+// `"key":`, after a comma unless it is the first member.
+void write_key(std::string_view key, bool first, JsonText& out) {
+  char* cursor = out.reserve(key.size() * 6 + 4);
+  if (!first) *cursor++ = ',';
+  cursor = write_string_at(cursor, key);
+  *cursor++ = ':';
+  out.commit(cursor);
+}
+
+void write_value(element value, Redaction redaction, JsonText& out);
+
+bool is_secret_map_key(std::string_view key) {
+  return key == "data" || key == "stringData" || key == "binaryData";
+}
+
+void write_redacted(element value, JsonText& out) {
+  switch (value.type()) {
+    case element_type::NULL_VALUE:
+      out.append("null");
+      return;
+    case element_type::STRING: {
+      std::string_view text = value.get_string().value_unsafe();
+      if (is_redaction_marker(text)) {
+        write_string(text, out);
+      } else {
+        write_string(redaction_marker(text), out);
+      }
+      return;
+    }
+    default:
+      write_string(redaction_marker(compact_json(value)), out);
+      return;
+  }
+}
+
+void write_secret_map(simdjson::dom::object map, JsonText& out) {
+  out.put('{');
+  bool first = true;
+  for (simdjson::dom::key_value_pair entry : map) {
+    write_key(entry.key, first, out);
+    first = false;
+    write_redacted(entry.value, out);
+  }
+  out.put('}');
+}
+
+void write_env_list(simdjson::dom::array env, JsonText& out) {
+  out.put('[');
+  bool first = true;
+  for (element variable : env) {
+    if (!first) out.put(',');
+    first = false;
+    if (variable.type() != element_type::OBJECT) {
+      write_value(variable, Redaction::kSecrets, out);
+      continue;
+    }
+    simdjson::dom::object members = variable.get_object().value_unsafe();
+    out.put('{');
+    bool first_member = true;
+    for (simdjson::dom::key_value_pair member : members) {
+      write_key(member.key, first_member, out);
+      first_member = false;
+      if (member.key == "value") {
+        write_redacted(member.value, out);
+      } else {
+        write_value(member.value, Redaction::kSecrets, out);
+      }
+    }
+    out.put('}');
+  }
+  out.put(']');
+}
+
+void write_object(simdjson::dom::object object, Redaction redaction, JsonText& out) {
+  out.put('{');
+  bool first = true;
+  for (simdjson::dom::key_value_pair member : object) {
+    write_key(member.key, first, out);
+    first = false;
+    if (redaction == Redaction::kSecrets) {
+      if (is_secret_map_key(member.key) && member.value.type() == element_type::OBJECT) {
+        write_secret_map(member.value.get_object().value_unsafe(), out);
+        continue;
+      }
+      if (member.key == "env" && member.value.type() == element_type::ARRAY) {
+        write_env_list(member.value.get_array().value_unsafe(), out);
+        continue;
+      }
+    }
+    write_value(member.value, redaction, out);
+  }
+  out.put('}');
+}
+
+template <class Number>
+void write_integer(Number number, JsonText& out) {
+  char* cursor = out.reserve(24);
+  out.commit(std::to_chars(cursor, cursor + 24, number).ptr);
+}
+
+void write_double(double number, JsonText& out) {
+  char* cursor = out.reserve(32);  // RapidJSON's Writer reserves 25
+  out.commit(rapidjson::internal::dtoa(number, cursor));
+}
+
+void write_value(element value, Redaction redaction, JsonText& out) {
+  switch (value.type()) {
+    case element_type::OBJECT:
+      write_object(value.get_object().value_unsafe(), redaction, out);
+      return;
+    case element_type::ARRAY: {
+      simdjson::dom::array items = value.get_array().value_unsafe();
+      out.put('[');
+      bool first = true;
+      for (element item : items) {
+        if (!first) out.put(',');
+        first = false;
+        write_value(item, redaction, out);
+      }
+      out.put(']');
+      return;
+    }
+    case element_type::STRING:
+      write_string(value.get_string().value_unsafe(), out);
+      return;
+    case element_type::INT64:
+      write_integer(value.get_int64().value_unsafe(), out);
+      return;
+    case element_type::UINT64:
+      write_integer(value.get_uint64().value_unsafe(), out);
+      return;
+    case element_type::DOUBLE:
+      write_double(value.get_double().value_unsafe(), out);
+      return;
+    case element_type::BOOL:
+      out.append(value.get_bool().value_unsafe() ? "true" : "false");
+      return;
+    case element_type::NULL_VALUE:
+      out.append("null");
+      return;
+  }
+}
+
+}  // namespace
+
+void append_json_string(std::string_view text, std::string& out) {
+  JsonText text_out(out);
+  write_string(text, text_out);
+}
+
+void append_json(element value, Redaction redaction, std::string& out) {
+  JsonText text_out(out);
+  write_value(value, redaction, text_out);
+}
+
+std::string compact_json(element value, Redaction redaction) {
+  std::string out;
+  append_json(value, redaction, out);
+  return out;
+}
+
+}  // namespace koordq::schema::json_detail

@@ -1,0 +1,37 @@
+// Raw JSON of watched objects in the journal (`--journal-raw-objects`, behaviour.md §21).
+//
+// kFull keeps an object's bytes exactly as received. kRedacted re-serializes it compactly
+// (member order kept, numbers re-rendered) after replacing every `env[].value` and every entry
+// value of a `data`, `stringData` or `binaryData` object, at any depth, with
+// `<redacted sha256:<64 lowercase hex>>`. The digest covers the original value's UTF-8 bytes:
+// for a string, its unescaped content; for any other value, its compact JSON text as this
+// re-serialization renders it (`{"a":1}`, `42`, `true`). Rules of this implementation:
+//  - `null` means absent in Kubernetes, so a null value stays null: there is nothing to hide.
+//  - A string that already is a redaction marker is kept, so redacting is idempotent:
+//    redact(redact(x)) == redact(x), and journal imports of redacted exports stay unchanged.
+//  - `data`/`stringData`/`binaryData` that is not an object, and `env` that is not an array of
+//    objects, is not a map of secrets and is kept.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/result.hpp"
+
+namespace koordq::schema {
+
+enum class RawObjectMode { kOff, kRedacted, kFull };
+
+// The flag values `off`, `redacted`, `full`.
+Result<RawObjectMode> parse_raw_object_mode(std::string_view text);
+const char* raw_object_mode_name(RawObjectMode mode);
+
+// `<redacted sha256:<hex>>` for the given original bytes.
+std::string redaction_marker(std::string_view original);
+bool is_redaction_marker(std::string_view text);
+
+// Redacts one JSON document (any JSON value) as kRedacted does. Fails on malformed JSON,
+// invalid UTF-8 or nesting deeper than the decoder's cap.
+Result<std::string> redact_json(std::string_view json);
+
+}  // namespace koordq::schema
