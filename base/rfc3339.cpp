@@ -29,7 +29,9 @@ void civil_from_days(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
   y += m <= 2;
 }
 
-bool is_leap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+bool is_leap(int64_t y) {
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 unsigned days_in_month(int64_t y, unsigned m) {
   static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -150,7 +152,11 @@ Result<int64_t> parse_rfc3339(std::string_view text) {
   return secs * 1'000'000'000 + nanos;
 }
 
-std::string format_rfc3339_seconds(int64_t unix_nanos) { return format(unix_nanos, false); }
-std::string format_rfc3339_millis(int64_t unix_nanos) { return format(unix_nanos, true); }
+std::string format_rfc3339_seconds(int64_t unix_nanos) {
+  return format(unix_nanos, false);
+}
+std::string format_rfc3339_millis(int64_t unix_nanos) {
+  return format(unix_nanos, true);
+}
 
 }  // namespace koordq::base

@@ -125,8 +125,7 @@ int run_journal_verify(const JournalVerifyOptions& options) {
   } else {
     auto reader = open_journal_for_reading(kCommand, options.source.path);
     if (!reader) return kExitJournalUnreadable;
-    auto verified =
-        journal::verify_journal(*reader, std::filesystem::path(options.source.path) / "HEAD", on_progress);
+    auto verified = journal::verify_journal(*reader, std::filesystem::path(options.source.path) / "HEAD", on_progress);
     if (!verified.ok()) return fail_command(kCommand, verified.message(), kExitJournalUnreadable);
     report = *verified;
   }

@@ -1,8 +1,8 @@
 #include "cmd/progress.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
+
+#include <unistd.h>
 
 namespace koordq::cmd {
 

@@ -40,8 +40,8 @@ std::string uuid_from_seed(uint64_t seed) {
   return out;
 }
 
-std::unique_ptr<journal::CapnpRecordBody> make_config_body(const ServeOptions& options, const std::string& uuid,
-                                                           const std::optional<journal::QuarantineReport>& quarantined) {
+std::unique_ptr<journal::CapnpRecordBody> make_config_body(
+    const ServeOptions& options, const std::string& uuid, const std::optional<journal::QuarantineReport>& quarantined) {
   auto body = std::make_unique<journal::CapnpRecordBody>();
   auto config = body->record().initBody().initConfig();
   auto flags = effective_serve_flags(options);

@@ -2,8 +2,8 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <condition_variable>
+#include <csignal>
 #include <deque>
 #include <filesystem>
 #include <mutex>
@@ -28,7 +28,9 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 
-void request_stop(int) { g_stop.store(true); }
+void request_stop(int) {
+  g_stop.store(true);
+}
 
 // The virtual clock starts here (2026-01-01T00:00:00Z) for a new journal.
 constexpr int64_t kVirtualEpoch = 1767225600LL * base::kSecond;

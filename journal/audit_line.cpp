@@ -96,7 +96,8 @@ std::string render_audit_line(const StoredRecord& r, std::string_view journal_uu
   append_member(out, "level", "RequestResponse");
   append_member(out, "auditID", audit_id(journal_uuid, r.seq()));
   append_member(out, "stage", "ResponseComplete");
-  append_member(out, "requestURI", "/koordq/journal/" + std::string(journal_uuid) + "/records/" + std::to_string(r.seq()));
+  append_member(out, "requestURI",
+                "/koordq/journal/" + std::string(journal_uuid) + "/records/" + std::to_string(r.seq()));
   append_member(out, "verb", verb_of(r));
   out.append(",\"user\":{\"username\":\"koordq\"}");
   if (r.kind() == RecordKind::kWatch) {

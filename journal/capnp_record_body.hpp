@@ -1,10 +1,10 @@
 // RecordBody for a Cap'n Proto Record whose body the producer has filled.
 #pragma once
 
-#include <capnp/message.h>
-
 #include <memory>
 #include <optional>
+
+#include <capnp/message.h>
 
 #include "journal/record_body.hpp"
 #include "schema/record.capnp.h"

@@ -8,8 +8,8 @@ std::optional<ChainBreak> ChainVerifier::add(const StoredRecord& r) {
     return ChainBreak{seq, "seq " + std::to_string(seq) + ": " + std::move(reason)};
   };
   if (r.seq() != seq) {
-    return ChainBreak{seq, "seq " + std::to_string(seq) + " is missing (the next record is seq " +
-                               std::to_string(r.seq()) + ")"};
+    return ChainBreak{
+        seq, "seq " + std::to_string(seq) + " is missing (the next record is seq " + std::to_string(r.seq()) + ")"};
   }
   if (anchored_ && r.prev_hash() != head_.hash) {
     return fail("prevHash " + to_hex(r.prev_hash()) + " does not match the hash of seq " + std::to_string(head_.seq) +

@@ -45,10 +45,10 @@ class ChainVerifier {
 };
 
 struct ChainCheck {
-  ChainHead last_good;           // head of the intact prefix
+  ChainHead last_good;  // head of the intact prefix
   int64_t last_good_time = 0;
-  uint64_t records = 0;          // records checked
-  uint64_t first_seq = 0;        // first record checked (0 when none)
+  uint64_t records = 0;    // records checked
+  uint64_t first_seq = 0;  // first record checked (0 when none)
   std::optional<ChainBreak> first_break;
 };
 

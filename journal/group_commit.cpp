@@ -1,9 +1,9 @@
 #include "journal/group_commit.hpp"
 
-#include <rocksdb/write_batch.h>
-
 #include <chrono>
 #include <limits>
+
+#include <rocksdb/write_batch.h>
 
 #include "journal/keys.hpp"
 

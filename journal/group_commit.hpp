@@ -42,8 +42,8 @@ struct DurableGroup {
   uint64_t first_seq = 0;
   uint64_t last_seq = 0;
   bool starts_with_round = false;
-  size_t inputs = 0;           // records other than the leading round
-  bool awaits_round = false;   // round mode: the writer now holds inputs until append_round
+  size_t inputs = 0;          // records other than the leading round
+  bool awaits_round = false;  // round mode: the writer now holds inputs until append_round
 };
 
 struct WriterOptions {

@@ -1,9 +1,9 @@
 #include "journal/hash_chain.hpp"
 
-#include <openssl/evp.h>
-
 #include <cstring>
 #include <stdexcept>
+
+#include <openssl/evp.h>
 
 namespace koordq::journal {
 namespace {
@@ -38,13 +38,17 @@ int hex_value(char c) {
 
 }  // namespace
 
-Hash sha256(std::string_view bytes) { return digest(bytes, {}); }
+Hash sha256(std::string_view bytes) {
+  return digest(bytes, {});
+}
 
 Hash chain_hash(const Hash& prev, std::string_view canonical_bytes) {
   return digest(as_bytes(prev), canonical_bytes);
 }
 
-Hash genesis_hash(std::string_view journal_uuid) { return sha256(journal_uuid); }
+Hash genesis_hash(std::string_view journal_uuid) {
+  return sha256(journal_uuid);
+}
 
 std::string to_hex(const Hash& h) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -66,7 +70,9 @@ bool from_hex(std::string_view hex, Hash& out) {
   return true;
 }
 
-std::string_view as_bytes(const Hash& h) { return {reinterpret_cast<const char*>(h.data()), h.size()}; }
+std::string_view as_bytes(const Hash& h) {
+  return {reinterpret_cast<const char*>(h.data()), h.size()};
+}
 
 bool from_bytes(std::string_view bytes, Hash& out) {
   if (bytes.size() != out.size()) return false;

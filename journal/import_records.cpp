@@ -1,10 +1,10 @@
 #include "journal/import_records.hpp"
 
-#include <simdjson.h>
-
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
+
+#include <simdjson.h>
 
 #include "base/rfc3339.hpp"
 #include "journal/watch_record.hpp"

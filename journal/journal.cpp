@@ -1,11 +1,11 @@
 #include "journal/journal.hpp"
 
+#include <cstdio>
+#include <ctime>
+
 #include <openssl/rand.h>
 #include <rocksdb/utilities/checkpoint.h>
 #include <rocksdb/write_batch.h>
-
-#include <cstdio>
-#include <ctime>
 
 #include "journal/chain_check.hpp"
 #include "journal/keys.hpp"
@@ -15,8 +15,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path db_path(const fs::path& dir) { return dir / "db"; }
-fs::path head_path(const fs::path& dir) { return dir / "HEAD"; }
+fs::path db_path(const fs::path& dir) {
+  return dir / "db";
+}
+fs::path head_path(const fs::path& dir) {
+  return dir / "HEAD";
+}
 
 std::string compact_utc(int64_t unix_nanos) {
   const std::time_t secs = static_cast<std::time_t>(unix_nanos / 1'000'000'000);
@@ -27,7 +31,9 @@ std::string compact_utc(int64_t unix_nanos) {
   return buf;
 }
 
-std::string verified_value(const ChainHead& h) { return std::to_string(h.seq) + " " + to_hex(h.hash); }
+std::string verified_value(const ChainHead& h) {
+  return std::to_string(h.seq) + " " + to_hex(h.hash);
+}
 
 std::optional<ChainHead> parse_verified(const std::string& v) {
   const auto space = v.find(' ');
@@ -108,7 +114,8 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
   ChainHead head;
   int64_t head_time = 0;
   if (!uuid->has_value()) {
-    if (last != 0) return make_error("journal " + options.dir.string() + " has records but no UUID: not a koordq journal");
+    if (last != 0)
+      return make_error("journal " + options.dir.string() + " has records but no UUID: not a koordq journal");
     j->uuid_ = options.new_uuid.empty() ? random_uuid() : options.new_uuid;
     rocksdb::WriteBatch batch;
     batch.Put(j->store_->meta(), kMetaUuid, j->uuid_);
@@ -191,8 +198,8 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
 
   if (options.clock == nullptr) j->owned_clock_ = std::make_unique<RecordClock>();
   RecordClock& clock = options.clock ? *options.clock : *j->owned_clock_;
-  j->writer_ = std::make_unique<GroupCommitWriter>(*j->store_, head, head_time, clock, options.writer,
-                                                   head_path(options.dir));
+  j->writer_ =
+      std::make_unique<GroupCommitWriter>(*j->store_, head, head_time, clock, options.writer, head_path(options.dir));
   return j;
 }
 

@@ -25,9 +25,9 @@ struct JournalOptions {
   std::filesystem::path dir;
   WriterOptions writer;
   CorruptionPolicy on_corruption = CorruptionPolicy::kQuarantine;
-  std::string new_uuid;            // UUID of a journal created by this open; random when empty
-  RecordClock* clock = nullptr;    // default: the slewed wall clock
-  int64_t quarantine_time = 0;     // names the quarantined directory; default: now
+  std::string new_uuid;          // UUID of a journal created by this open; random when empty
+  RecordClock* clock = nullptr;  // default: the slewed wall clock
+  int64_t quarantine_time = 0;   // names the quarantined directory; default: now
 };
 
 struct QuarantineReport {
@@ -40,8 +40,8 @@ struct QuarantineReport {
 
 struct OpenReport {
   bool created = false;
-  uint64_t verified_records = 0;    // records whose chain was checked on open
-  uint64_t truncated_records = 0;   // torn, never-acknowledged tail dropped
+  uint64_t verified_records = 0;   // records whose chain was checked on open
+  uint64_t truncated_records = 0;  // torn, never-acknowledged tail dropped
   std::optional<QuarantineReport> quarantined;
 };
 

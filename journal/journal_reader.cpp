@@ -1,9 +1,9 @@
 #include "journal/journal_reader.hpp"
 
+#include <cstdlib>
+
 #include <rocksdb/iterator.h>
 #include <unistd.h>
-
-#include <cstdlib>
 
 #include "journal/keys.hpp"
 
@@ -38,8 +38,7 @@ Result<std::optional<StoredRecord>> RecordCursor::next() {
   auto record = StoredRecord::parse(it_->value().ToString());
   if (!record.ok()) return make_error("seq " + std::to_string(expected_) + ": " + record.message());
   if (record->seq() != expected_) {
-    return make_error("seq " + std::to_string(expected_) + " holds a record numbered " +
-                      std::to_string(record->seq()));
+    return make_error("seq " + std::to_string(expected_) + " holds a record numbered " + std::to_string(record->seq()));
   }
   ++expected_;
   return std::optional<StoredRecord>{std::move(record).value()};

@@ -21,9 +21,9 @@ class Iterator;
 namespace koordq::journal {
 
 inline constexpr char kMetaUuid[] = "uuid";
-inline constexpr char kMetaSchema[] = "schema";          // "<major>.<minor>"
-inline constexpr char kMetaVerified[] = "verified";      // "<seq> <hash hex>": chain checked up to here
-inline constexpr char kMetaFirstSeq[] = "first_seq";     // oldest retained seq (retention)
+inline constexpr char kMetaSchema[] = "schema";       // "<major>.<minor>"
+inline constexpr char kMetaVerified[] = "verified";   // "<seq> <hash hex>": chain checked up to here
+inline constexpr char kMetaFirstSeq[] = "first_seq";  // oldest retained seq (retention)
 inline constexpr char kMetaAppliedSeq[] = "applied_seq";
 inline constexpr char kMetaResourceVersionPrefix[] = "rv/";
 
@@ -61,7 +61,9 @@ class JournalReader {
   uint64_t first_seq();
   uint64_t last_seq();
   Result<std::optional<StoredRecord>> get(uint64_t seq);
-  RecordCursor cursor(uint64_t from_seq, uint64_t to_seq = UINT64_MAX) { return RecordCursor(store_, from_seq, to_seq); }
+  RecordCursor cursor(uint64_t from_seq, uint64_t to_seq = UINT64_MAX) {
+    return RecordCursor(store_, from_seq, to_seq);
+  }
 
   // Time index: the first seq whose time ≥ t, the last seq whose time ≤ t.
   std::optional<uint64_t> first_seq_at_or_after(int64_t unix_nanos);

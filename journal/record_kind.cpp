@@ -10,7 +10,9 @@ constexpr std::array<std::string_view, kRecordKindCount> kNames = {"config", "ro
 
 }  // namespace
 
-std::string_view kind_name(RecordKind kind) { return kNames[static_cast<size_t>(kind)]; }
+std::string_view kind_name(RecordKind kind) {
+  return kNames[static_cast<size_t>(kind)];
+}
 
 std::optional<RecordKind> parse_kind(std::string_view name) {
   for (size_t i = 0; i < kNames.size(); ++i) {

@@ -1,8 +1,8 @@
 #include "journal/retention.hpp"
 
-#include <rocksdb/write_batch.h>
-
 #include <algorithm>
+
+#include <rocksdb/write_batch.h>
 
 #include "journal/keys.hpp"
 
@@ -87,7 +87,9 @@ Result<RetentionResult> apply_retention(Journal& journal, const RetentionPolicy&
   if (result.dropped_records > 0) {
     const std::string from = seq_key(first), to = seq_key(new_first);
     rocksdb::Slice begin(from), end(to);
-    journal.store().db().CompactRange(rocksdb::CompactRangeOptions(), journal.store().log(), &begin, &end)
+    journal.store()
+        .db()
+        .CompactRange(rocksdb::CompactRangeOptions(), journal.store().log(), &begin, &end)
         .PermitUncheckedError();
   }
   result.first_seq = new_first;

@@ -6,13 +6,13 @@
 // The primary instance is the single writer; other processes open a secondary instance.
 #pragma once
 
-#include <rocksdb/db.h>
-
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <rocksdb/db.h>
 
 #include "base/result.hpp"
 

@@ -1,8 +1,8 @@
 #include "journal/stored_record.hpp"
 
-#include <kj/exception.h>
-
 #include <cstring>
+
+#include <kj/exception.h>
 
 namespace koordq::journal {
 
@@ -43,6 +43,8 @@ Result<StoredRecord> StoredRecord::parse(std::string value) {
   return r;
 }
 
-bool StoredRecord::hash_matches() const { return chain_hash(prev_hash_, canonical_bytes()) == hash_; }
+bool StoredRecord::hash_matches() const {
+  return chain_hash(prev_hash_, canonical_bytes()) == hash_;
+}
 
 }  // namespace koordq::journal

@@ -3,12 +3,12 @@
 // chain is checked by whoever walks it (recovery, verify).
 #pragma once
 
-#include <capnp/message.h>
-
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+
+#include <capnp/message.h>
 
 #include "base/result.hpp"
 #include "journal/hash_chain.hpp"

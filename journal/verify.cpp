@@ -94,7 +94,7 @@ VerifyReport verify_export(std::istream& in, const Progress& progress) {
     }
     if (render_export_line(*record) != line) {
       report.broken = ChainBreak{named, where() + ": seq " + std::to_string(named) +
-                                                    ": the line is not the rendering of its record (edited JSON)"};
+                                            ": the line is not the rendering of its record (edited JSON)"};
       break;
     }
     if (progress && verifier.records() % 16384 == 0) progress(verifier.head().seq, verifier.records());

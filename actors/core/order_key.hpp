@@ -10,8 +10,8 @@ namespace koordq::actors {
 
 struct OrderKey {
   int32_t priority = 0;
-  int64_t creation = 0;    // ns since the epoch
-  std::string full_name;   // "<namespace>/<name>"
+  int64_t creation = 0;   // ns since the epoch
+  std::string full_name;  // "<namespace>/<name>"
 
   friend bool operator<(const OrderKey& a, const OrderKey& b) {
     if (a.priority != b.priority) return a.priority > b.priority;

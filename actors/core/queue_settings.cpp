@@ -13,7 +13,9 @@ const std::string* annotation(const schema::Queue& q, const std::string& key) {
   return it == q.metadata.annotations.end() ? nullptr : &it->second;
 }
 
-bool is_true(const std::string* v) { return v != nullptr && *v == "true"; }
+bool is_true(const std::string* v) {
+  return v != nullptr && *v == "true";
+}
 
 constexpr int64_t kSecond = 1'000'000'000;
 

@@ -13,10 +13,10 @@ enum class QueuePolicy { kPriority, kBlock, kUnsupported };
 
 struct QueueSettings {
   QueuePolicy policy = QueuePolicy::kPriority;
-  std::string policy_text;           // spec.queuePolicy as written
-  int64_t max_depth = -1;            // -1: unlimited
+  std::string policy_text;  // spec.queuePolicy as written
+  int64_t max_depth = -1;   // -1: unlimited
   bool wait_for_pods_running = false;
-  bool preemption_enabled = false;   // needs wait-for-pods-running too
+  bool preemption_enabled = false;  // needs wait-for-pods-running too
   int64_t refresh_interval_nanos = 15'000'000'000;
   std::optional<std::string> invalid_refresh_interval;  // the annotation value that did not parse
   bool show_queue_items = true;

@@ -10,7 +10,9 @@ namespace {
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 
-int64_t saturating_add(int64_t a, int64_t b) { return a > kMax - b ? kMax : a + b; }
+int64_t saturating_add(int64_t a, int64_t b) {
+  return a > kMax - b ? kMax : a + b;
+}
 
 // ⌊max × rate_ppm / 10⁶⌋ with a 128-bit intermediate, saturating at 2⁶³−1 (§8.2).
 int64_t scaled_limit(int64_t max, int64_t rate_ppm) {
@@ -222,15 +224,15 @@ QuotaCheckResult QuotaTree::check(const std::string& item, const std::string& qu
     if (!known(q)) {
       visited.push_back(q);
       result.passed = false;
-      result.failure = "CheckUsage found quota not exist, item:" + item + ", quotaName:" + q +
-                       ", visited quota: " + join(visited);
+      result.failure =
+          "CheckUsage found quota not exist, item:" + item + ", quotaName:" + q + ", visited quota: " + join(visited);
       return result;
     }
     if (std::find(visited.begin(), visited.end(), q) != visited.end()) {
       visited.push_back(q);
       result.passed = false;
-      result.failure = "CheckUsage found cycle reference, item:" + item + ", quotaName:" + q +
-                       ", visited quota: " + join(visited);
+      result.failure =
+          "CheckUsage found cycle reference, item:" + item + ", quotaName:" + q + ", visited quota: " + join(visited);
       return result;
     }
     visited.push_back(q);

@@ -22,9 +22,9 @@ struct QuotaInfo {
   std::string name;
   std::string namespace_;
   std::string uid;
-  int64_t creation = 0;     // creationTimestamp, ns
-  std::string parent;       // label quota.scheduling.koordinator.sh/parent, "" = root
-  std::string queue_policy; // label koord-queue/queue-policy
+  int64_t creation = 0;                          // creationTimestamp, ns
+  std::string parent;                            // label quota.scheduling.koordinator.sh/parent, "" = root
+  std::string queue_policy;                      // label koord-queue/queue-policy
   std::optional<std::string> enable_annotation;  // quota-koord-queue-enable
   schema::ResourceList max_raw, min_raw;
   schema::ResourceVector max, min;
@@ -102,7 +102,7 @@ class QuotaTree {
   std::map<std::string, std::map<std::string, QuotaInfo>> objects_;
   std::map<std::string, schema::ResourceVector> self_used_;  // by label, known or not
   std::map<std::string, int64_t> self_count_;
-  std::map<std::string, QuotaUsage> usage_;                  // known quotas
+  std::map<std::string, QuotaUsage> usage_;  // known quotas
 };
 
 }  // namespace koordq::actors

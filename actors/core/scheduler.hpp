@@ -56,15 +56,15 @@ struct UnitState {
   // Leader state (reset when this replica acquires the lease).
   int64_t failures = 0;
   std::optional<int64_t> backoff_until;
-  int64_t attempts = 0;  // attempts counted; status.attempts may lag (§9)
+  int64_t attempts = 0;           // attempts counted; status.attempts may lag (§9)
   bool capacity_changed = false;  // since its last attempt (Block step 3)
 
   // Journaled bookkeeping.
   std::optional<int64_t> unmapped_since;
   bool queue_not_found_reported = false;
-  int64_t enqueued_at = 0;        // creation, or last re-entry into Enqueued (admission wait)
-  bool dequeued_once = false;     // first Dequeued written (e2e latency)
-  bool deactivation_due = false;  // spec.active became false, not yet signalled (§12)
+  int64_t enqueued_at = 0;               // creation, or last re-entry into Enqueued (admission wait)
+  bool dequeued_once = false;            // first Dequeued written (e2e latency)
+  bool deactivation_due = false;         // spec.active became false, not yet signalled (§12)
   std::optional<int64_t> running_since;  // applied transition into Running (§12)
   bool max_exec_reported = false;
   std::optional<Phase> phase_event_due;  // SchedSucceed / SchedFailed observed (§13.1)
@@ -79,11 +79,11 @@ struct QueueState {
   std::optional<OrderKey> cursor;  // std::nullopt: head
   int64_t last_reset = 0;
   std::optional<int64_t> last_attempt;
-  std::string last_tried;  // unit key tried last (Block step 3)
-  int64_t last_activity = 0;  // last candidate or admission (Block 3-minute clear)
-  std::set<std::string> members;  // units mapped to this queue
-  std::map<std::string, std::string> blocked;  // quota → blocker unit key
-  std::map<std::string, int64_t> victims;      // preemption round: unit key → replicas marked (§11)
+  std::string last_tried;                         // unit key tried last (Block step 3)
+  int64_t last_activity = 0;                      // last candidate or admission (Block 3-minute clear)
+  std::set<std::string> members;                  // units mapped to this queue
+  std::map<std::string, std::string> blocked;     // quota → blocker unit key
+  std::map<std::string, int64_t> victims;         // preemption round: unit key → replicas marked (§11)
   std::set<std::string> add_queue_fail_reported;  // "<uid>/<policy>"
   std::set<std::string> invalid_interval_reported;
   std::optional<schema::QueueItemDetails> last_published;

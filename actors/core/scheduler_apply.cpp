@@ -29,7 +29,9 @@ bool resource_version_reached(const std::string& observed, const std::string& wr
 
 }  // namespace
 
-std::string unit_key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
+std::string unit_key(const std::string& ns, const std::string& name) {
+  return ns + "/" + name;
+}
 
 void Scheduler::advance_to(int64_t now) {
   if (now > now_) now_ = now;
@@ -38,7 +40,8 @@ void Scheduler::advance_to(int64_t now) {
     // A due publication that would change nothing is skipped until the next interval (§14.1).
     if (q.settings.show_queue_items && q.next_publish && now_ >= *q.next_publish) {
       const auto& current = q.last_published ? q.last_published : q.object.status.queue_item_details;
-      if (current && *current == queue_item_details(*this, q)) q.next_publish = now_ + q.settings.refresh_interval_nanos;
+      if (current && *current == queue_item_details(*this, q))
+        q.next_publish = now_ + q.settings.refresh_interval_nanos;
     }
     if (!q.blocked.empty() && now_ >= q.last_activity + kThreeMinutes) {
       for (const auto& [quota, blocker] : q.blocked) {
@@ -272,8 +275,8 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
     }
     case schema::ObjectKind::kElasticQuota: {
       const auto& quota = std::get<schema::ElasticQuota>(object);
-      const bool changed = deleted ? quotas_.remove(quota.metadata.namespace_, quota.metadata.name)
-                                   : quotas_.upsert(quota);
+      const bool changed =
+          deleted ? quotas_.remove(quota.metadata.namespace_, quota.metadata.name) : quotas_.upsert(quota);
       if (changed) on_capacity_change(quota.metadata.name);
       return;
     }

@@ -17,8 +17,8 @@ constexpr int64_t kThreeMinutes = 180 * kSecond;
 // What the round has decided so far: later queues of a tree see earlier reservations (§7.1).
 struct RoundScratch {
   std::map<std::string, schema::ResourceVector> tentative;  // by quota label
-  std::set<std::string> decided;                             // units with a decision this round
-  std::set<std::string> admitted;                            // units admitted this round
+  std::set<std::string> decided;                            // units with a decision this round
+  std::set<std::string> admitted;                           // units admitted this round
 };
 
 schema::QueueUnit effective_object(const UnitState& u) {
@@ -84,7 +84,8 @@ class RoundBuilder {
       d.events.push_back(event(object_ref_of(q.object), true, "AddQueueFail", text));
       out_.push_back(std::move(d));
     }
-    if (q.settings.invalid_refresh_interval && !q.invalid_interval_reported.count(*q.settings.invalid_refresh_interval)) {
+    if (q.settings.invalid_refresh_interval &&
+        !q.invalid_interval_reported.count(*q.settings.invalid_refresh_interval)) {
       const std::string text = "invalid koord-queue/queue-items-refresh-interval \"" +
                                *q.settings.invalid_refresh_interval + "\", using " +
                                base::format_go_duration(q.settings.refresh_interval_nanos);

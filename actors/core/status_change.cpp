@@ -45,8 +45,7 @@ std::vector<std::string> applicable_checks(const schema::Queue& queue, const sch
   return out;
 }
 
-StatusPatch admission_patch(const schema::QueueUnit& unit, const schema::Queue& queue, int64_t attempts,
-                            int64_t now) {
+StatusPatch admission_patch(const schema::QueueUnit& unit, const schema::Queue& queue, int64_t attempts, int64_t now) {
   StatusPatch p;
   p.resource_version = unit.metadata.resource_version;
   std::vector<schema::Admission> admissions = unit.status.admissions;
@@ -107,13 +106,11 @@ StatusPatch message_patch(const schema::QueueUnit& unit, const std::string& mess
 }
 
 ObjectRef object_ref_of(const schema::QueueUnit& unit) {
-  return {"QueueUnit", "scheduling.x-k8s.io/v1alpha1", unit.metadata.namespace_, unit.metadata.name,
-          unit.metadata.uid};
+  return {"QueueUnit", "scheduling.x-k8s.io/v1alpha1", unit.metadata.namespace_, unit.metadata.name, unit.metadata.uid};
 }
 
 ObjectRef object_ref_of(const schema::Queue& queue) {
-  return {"Queue", "scheduling.x-k8s.io/v1alpha1", queue.metadata.namespace_, queue.metadata.name,
-          queue.metadata.uid};
+  return {"Queue", "scheduling.x-k8s.io/v1alpha1", queue.metadata.namespace_, queue.metadata.name, queue.metadata.uid};
 }
 
 ObjectRef consumer_ref_of(const schema::QueueUnit& unit) {

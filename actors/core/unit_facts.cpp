@@ -76,7 +76,9 @@ const char* phase_name(Phase phase) {
   return "SchedFailed";
 }
 
-bool is_terminal(Phase phase) { return phase == Phase::kSucceed || phase == Phase::kFailed; }
+bool is_terminal(Phase phase) {
+  return phase == Phase::kSucceed || phase == Phase::kFailed;
+}
 
 std::string quota_name_of(const schema::QueueUnit& unit) {
   if (const auto* q = label(unit, "quota.scheduling.koordinator.sh/name"); q != nullptr && !q->empty()) return *q;
@@ -171,9 +173,8 @@ bool may_wait(const schema::QueueUnit& unit) {
 }
 
 bool reclaim_requested(const schema::QueueUnit& unit) {
-  return std::any_of(unit.status.admissions.begin(), unit.status.admissions.end(), [](const schema::Admission& a) {
-    return a.reclaim_state && a.reclaim_state->replicas > 0;
-  });
+  return std::any_of(unit.status.admissions.begin(), unit.status.admissions.end(),
+                     [](const schema::Admission& a) { return a.reclaim_state && a.reclaim_state->replicas > 0; });
 }
 
 }  // namespace koordq::actors

@@ -41,7 +41,7 @@ std::string quota_name_of(const schema::QueueUnit& unit);
 
 struct PodSetDemand {
   std::string name;
-  int64_t requested = 0;          // replicas asked for
+  int64_t requested = 0;  // replicas asked for
   schema::ResourceVector per_replica;
 };
 

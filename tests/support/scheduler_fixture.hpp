@@ -2,10 +2,10 @@
 // way the router does: advance time, apply an input, decide, apply the round.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "actors/core/scheduler.hpp"
 #include "actors/core/status_change.hpp"

@@ -1,10 +1,10 @@
 // A fresh directory under $TMPDIR, removed with everything in it when the test ends.
 #pragma once
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <string>
+
+#include <unistd.h>
 
 namespace koordq::testing {
 

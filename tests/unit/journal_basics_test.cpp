@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include <fstream>
+
+#include <gtest/gtest.h>
 
 #include "journal/hash_chain.hpp"
 #include "journal/head_file.hpp"

@@ -1,8 +1,8 @@
-#include <gtest/gtest.h>
-#include <simdjson.h>
-
 #include <future>
 #include <sstream>
+
+#include <gtest/gtest.h>
+#include <simdjson.h>
 
 #include "journal/audit_line.hpp"
 #include "journal/export_line.hpp"

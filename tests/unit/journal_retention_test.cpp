@@ -1,9 +1,8 @@
-#include "journal/retention.hpp"
+#include <future>
 
 #include <gtest/gtest.h>
 
-#include <future>
-
+#include "journal/retention.hpp"
 #include "journal/verify.hpp"
 #include "tests/support/journal_records.hpp"
 #include "tests/support/temp_dir.hpp"

@@ -1,12 +1,12 @@
 #include "journal/journal.hpp"
 
-#include <gtest/gtest.h>
-#include <rocksdb/write_batch.h>
-
 #include <atomic>
 #include <future>
 #include <set>
 #include <thread>
+
+#include <gtest/gtest.h>
+#include <rocksdb/write_batch.h>
 
 #include "journal/chain_check.hpp"
 #include "journal/keys.hpp"
@@ -244,9 +244,9 @@ TEST(JournalRecovery, a_torn_tail_past_head_is_dropped) {
   testing::TempDir dir;
   write_then_tamper(dir / "j", [&](RocksStore& s) {
     // HEAD says 3: records 4 and 5 were never acknowledged as far as HEAD knows; 5 is torn.
-    ASSERT_TRUE(write_head_file(dir / "j" / "HEAD",
-                                ChainHead{3, StoredRecord::parse(**s.get(s.log(), seq_key(3)))->hash()})
-                    .ok());
+    ASSERT_TRUE(
+        write_head_file(dir / "j" / "HEAD", ChainHead{3, StoredRecord::parse(**s.get(s.log(), seq_key(3)))->hash()})
+            .ok());
     rocksdb::WriteBatch b;
     b.Put(s.log(), seq_key(5), std::string(48, 'x'));
     ASSERT_TRUE(s.write(b, true).ok());

@@ -22,7 +22,7 @@ TEST(SchedulerOrder, higher_priority_then_older_then_smaller_name_is_tried_first
   d.input(quota("q", "", {{"cpu", "100"}}));
   // Units arrive before their queue: the queue then holds all four at once.
   d.input(unit("b", "q", "1", 5, 10));
-  d.input(unit("a", "q", "1", 5, 10, "x-y"));   // "x-y/a" < "x/a" since '-' < '/'
+  d.input(unit("a", "q", "1", 5, 10, "x-y"));  // "x-y/a" < "x/a" since '-' < '/'
   d.input(unit("a", "q", "1", 5, 10, "x"));
   d.input(unit("old", "q", "1", 5, 1));
   d.input(unit("high", "q", "1", 9, 50));

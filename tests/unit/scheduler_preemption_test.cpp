@@ -84,7 +84,7 @@ TEST(SchedulerPreemption, candidates_that_cannot_cover_the_request_mark_nobody) 
   SchedulerDriver d;
   d.input(quota("q", "", {{"cpu", "4"}}));
   d.input(queue("q", "Priority", kPreemptive));
-  d.input(admitted("low1", 1, 2, 1));  // one replica reclaimable
+  d.input(admitted("low1", 1, 2, 1));   // one replica reclaimable
   d.input(admitted("high", 20, 2, 0));  // sorts before the preemptor: not a candidate
   d.at(d.time + 20 * kMs);
   auto round = d.input(unit("urgent", "q", "3", 10, 300));
