@@ -108,21 +108,35 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
   j->store_ = std::move(store).value();
   j->reader_ = std::make_unique<JournalReader>(*j->store_);
 
+  // A store RocksDB refused as corrupt is only read, to name the first bad seq.
+  const std::optional<std::string>& damage = j->store_->damage();
   auto uuid = j->reader_->meta(kMetaUuid);
-  if (!uuid.ok()) return uuid.error();
+  if (!uuid.ok() && !damage) return uuid.error();
   const uint64_t last = j->reader_->last_seq();
+  auto head_file = read_head_file(head_path(options.dir));
   ChainHead head;
   int64_t head_time = 0;
-  if (!uuid->has_value()) {
-    if (last != 0)
+  std::optional<ChainBreak> corruption;
+  if (!uuid.ok() || !uuid->has_value()) {
+    if (last != 0 && !damage)
       return make_error("journal " + options.dir.string() + " has records but no UUID: not a koordq journal");
-    j->uuid_ = options.new_uuid.empty() ? random_uuid() : options.new_uuid;
-    rocksdb::WriteBatch batch;
-    batch.Put(j->store_->meta(), kMetaUuid, j->uuid_);
-    batch.Put(j->store_->meta(), kMetaSchema, std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
-    if (auto s = j->store_->write(batch, true); !s.ok()) return s.error();
-    j->report_.created = true;
-    head = ChainHead{0, genesis_hash(j->uuid_)};
+    if (!head_file.ok()) {
+      corruption = ChainBreak{1, head_file.message()};
+    } else if (head_file->has_value() && (*head_file)->seq > 0) {
+      // Lost with the WAL, say: HEAD names records the empty database no longer has.
+      corruption = ChainBreak{1, "HEAD names seq " + std::to_string((*head_file)->seq) +
+                                     " but the journal is empty: acknowledged records were lost"};
+    } else if (damage) {
+      corruption = ChainBreak{1, *damage};
+    } else {
+      j->uuid_ = options.new_uuid.empty() ? random_uuid() : options.new_uuid;
+      rocksdb::WriteBatch batch;
+      batch.Put(j->store_->meta(), kMetaUuid, j->uuid_);
+      batch.Put(j->store_->meta(), kMetaSchema, std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
+      if (auto s = j->store_->write(batch, true); !s.ok()) return s.error();
+      j->report_.created = true;
+      head = ChainHead{0, genesis_hash(j->uuid_)};
+    }
   } else {
     j->uuid_ = **uuid;
     auto schema = j->reader_->meta(kMetaSchema);
@@ -155,13 +169,12 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
     head = check.last_good;
     head_time = check.last_good_time == INT64_MIN ? 0 : check.last_good_time;
 
-    auto head_file = read_head_file(head_path(options.dir));
-    std::optional<ChainBreak> corruption = check.first_break;
+    corruption = check.first_break;
     if (!head_file.ok()) {
       corruption = ChainBreak{head.seq + 1, head_file.message()};
     } else if (head_file->has_value()) {
       const ChainHead& h = **head_file;
-      if (corruption && corruption->seq > h.seq) {
+      if (corruption && corruption->seq > h.seq && !damage) {
         // Past HEAD: a tail torn by a crash before it was acknowledged. Drop it.
         if (auto s = truncate_tail(*j->store_, corruption->seq, head_time); !s.ok()) return s.error();
         j->report_.truncated_records = last - head.seq;
@@ -169,30 +182,36 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
       } else if (!corruption && h.seq > head.seq) {
         corruption = ChainBreak{head.seq + 1, "HEAD names seq " + std::to_string(h.seq) + " but the log ends at seq " +
                                                   std::to_string(head.seq) + ": acknowledged records were lost"};
-      } else if (!corruption && h.seq > 0 && h.seq >= start.seq) {
+      } else if (!corruption && h.seq > 0 && h.seq >= first) {
+        // Also behind the verified point: a HEAD that names another hash means HEAD or the log was rewritten.
         auto rec = j->reader_->get(h.seq);
-        if (rec.ok() && rec->has_value() && (*rec)->hash() != h.hash) {
+        if (!rec.ok()) {
+          corruption = ChainBreak{h.seq, rec.message()};
+        } else if (rec->has_value() && (*rec)->hash() != h.hash) {
           corruption = ChainBreak{h.seq, "seq " + std::to_string(h.seq) + " has hash " + to_hex((*rec)->hash()) +
                                              " but HEAD says " + to_hex(h.hash)};
         }
       }
     }
-    if (corruption) {
-      if (options.on_corruption == CorruptionPolicy::kFail) {
-        return make_error("journal " + options.dir.string() + " is corrupt at seq " + std::to_string(corruption->seq) +
-                          ": " + corruption->reason + " (--journal-on-corruption=fail)");
-      }
-      QuarantineReport q{{}, corruption->seq, head.seq, head.hash, corruption->reason};
-      j.reset();
-      auto moved = quarantine(options.dir, options.quarantine_time ? options.quarantine_time : wall_now());
-      if (!moved.ok()) return moved.error();
-      q.moved_to = *moved;
-      JournalOptions fresh = options;
-      auto reopened = open(fresh);
-      if (!reopened.ok()) return reopened.error();
-      (*reopened)->report_.quarantined = q;
-      return reopened;
+    if (!corruption && damage) corruption = ChainBreak{head.seq + 1, *damage};
+  }
+  if (corruption) {
+    if (options.on_corruption == CorruptionPolicy::kFail) {
+      return make_error("journal " + options.dir.string() + " is corrupt at seq " + std::to_string(corruption->seq) +
+                        ": " + corruption->reason + " (--journal-on-corruption=fail)");
     }
+    QuarantineReport q{{}, corruption->seq, head.seq, head.hash, corruption->reason};
+    j.reset();
+    auto moved = quarantine(options.dir, options.quarantine_time ? options.quarantine_time : wall_now());
+    if (!moved.ok()) return moved.error();
+    q.moved_to = *moved;
+    JournalOptions fresh = options;
+    auto reopened = open(fresh);
+    if (!reopened.ok()) return reopened.error();
+    (*reopened)->report_.quarantined = q;
+    return reopened;
+  }
+  if (!j->report_.created) {
     if (auto s = j->put_meta(kMetaVerified, verified_value(head)); !s.ok()) return s.error();
   }
 

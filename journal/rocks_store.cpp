@@ -1,17 +1,40 @@
 #include "journal/rocks_store.hpp"
 
+#include <cstdarg>
+#include <cstdio>
+
+#include <rocksdb/env.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
+
+#include "base/log.hpp"
 
 namespace koordq::journal {
 namespace {
 
+// RocksDB's own log goes to koordq's log at --v=2 instead of a LOG file beside the database: once
+// a write to that file fails on a full disk, the next log line makes Debian's RocksDB (built with
+// assertions) abort (WritableFileWriter::AssertFalseAndGetStatusForPrevError). Journal errors
+// that matter are logged by the journal's callers at level 0 (behaviour.md §19).
+class RocksLogger final : public rocksdb::Logger {
+ public:
+  RocksLogger() : rocksdb::Logger(rocksdb::InfoLogLevel::WARN_LEVEL) {}
+  using rocksdb::Logger::Logv;
+  void Logv(const char* format, va_list ap) override { Logv(rocksdb::InfoLogLevel::INFO_LEVEL, format, ap); }
+  void Logv(const rocksdb::InfoLogLevel level, const char* format, va_list ap) override {
+    if (level < GetInfoLogLevel() || level == rocksdb::InfoLogLevel::HEADER_LEVEL || !base::log_enabled(2)) return;
+    char message[1024];
+    std::vsnprintf(message, sizeof message, format, ap);
+    KQ_V(2)("rocksdb: {}", message);
+  }
+};
+
 rocksdb::ColumnFamilyOptions log_options() {
   rocksdb::ColumnFamilyOptions cf;
-  // Records are small and full of repeated names; LZ4 costs little on the write path and ZSTD
-  // squeezes the cold levels (see BENCHMARKS.md, journal compression).
-  cf.compression = rocksdb::kLZ4Compression;
-  cf.bottommost_compression = rocksdb::kZSTD;
+  // ZSTD at every level: as small as LZ4-then-ZSTD and cheaper, because sequential keys let
+  // RocksDB move files down the levels without rewriting them only when the compression stays
+  // the same (BENCHMARKS.md, journal compression).
+  cf.compression = rocksdb::kZSTD;
   cf.write_buffer_size = 64 << 20;
   return cf;
 }
@@ -40,6 +63,7 @@ rocksdb::DBOptions db_options(StoreMode mode) {
   o.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
   o.paranoid_checks = true;
   o.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  o.info_log = std::make_shared<RocksLogger>();
   o.keep_log_file_num = 3;
   o.max_background_jobs = 2;
   if (mode == StoreMode::kSecondary) o.max_open_files = -1;  // required by secondary instances
@@ -63,6 +87,16 @@ Result<std::unique_ptr<RocksStore>> RocksStore::open(const std::filesystem::path
   } else {
     s = rocksdb::DB::OpenAsSecondary(db_options(mode), db_dir.string(), secondary_dir.string(), descriptors(),
                                      &store->handles_, &raw);
+  }
+  if (s.IsCorruption() && mode == StoreMode::kPrimary) {
+    store->handles_.clear();
+    rocksdb::DBOptions lenient = db_options(mode);
+    lenient.paranoid_checks = false;
+    if (rocksdb::DB::OpenForReadOnly(lenient, db_dir.string(), descriptors(), &store->handles_, &raw).ok()) {
+      store->damage_ = "RocksDB refuses the database: " + s.ToString();
+      store->db_.reset(raw);
+      return store;
+    }
   }
   if (!s.ok()) return rocks_error("cannot open journal database " + db_dir.string(), s);
   store->db_.reset(raw);
@@ -99,7 +133,7 @@ Status RocksStore::catch_up() {
 
 uint64_t RocksStore::disk_bytes() {
   uint64_t sst = 0, wal = 0;
-  db_->GetIntProperty(rocksdb::DB::Properties::kLiveSstFilesSize, &sst);
+  db_->GetAggregatedIntProperty(rocksdb::DB::Properties::kLiveSstFilesSize, &sst);
   rocksdb::VectorLogPtr files;
   if (db_->GetSortedWalFiles(files).ok()) {
     for (const auto& f : files) wal += f->SizeFileBytes();

@@ -23,6 +23,9 @@ enum class StoreMode { kPrimary, kSecondary };
 class RocksStore {
  public:
   // kPrimary creates the database when missing; kSecondary needs a private scratch directory.
+  // When RocksDB refuses a primary as corrupt (a damaged SST file), it is opened read only without
+  // paranoid checks instead, so that recovery can name the first bad seq: damage() says why, and
+  // the store must not be written.
   static Result<std::unique_ptr<RocksStore>> open(const std::filesystem::path& db_dir, StoreMode mode,
                                                   const std::filesystem::path& secondary_dir = {});
   ~RocksStore();
@@ -35,6 +38,7 @@ class RocksStore {
   rocksdb::ColumnFamilyHandle* snapshot() { return handles_[3]; }
   rocksdb::ColumnFamilyHandle* meta() { return handles_[4]; }
   StoreMode mode() const { return mode_; }
+  const std::optional<std::string>& damage() const { return damage_; }
 
   Status write(rocksdb::WriteBatch& batch, bool sync);
   Result<std::optional<std::string>> get(rocksdb::ColumnFamilyHandle* cf, const std::string& key);
@@ -48,6 +52,7 @@ class RocksStore {
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // default, log, time, snapshot, meta
   StoreMode mode_ = StoreMode::kPrimary;
+  std::optional<std::string> damage_;
 };
 
 Error rocks_error(const std::string& what, const rocksdb::Status& s);

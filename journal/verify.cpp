@@ -18,7 +18,17 @@ void finish(VerifyReport& report, const ChainVerifier& v) {
 Result<VerifyReport> verify_journal(JournalReader& reader, const std::filesystem::path& head_file,
                                     const Progress& progress) {
   auto uuid = reader.uuid();
-  if (!uuid.ok()) return uuid.error();
+  if (!uuid.ok()) {
+    // An empty database beside a HEAD that names records lost them (with its WAL, say).
+    auto head = head_file.empty() ? Result<std::optional<ChainHead>>(std::nullopt) : read_head_file(head_file);
+    if (reader.last_seq() == 0 && head.ok() && head->has_value() && (*head)->seq > 0) {
+      VerifyReport report;
+      report.broken = ChainBreak{
+          1, "HEAD names seq " + std::to_string((*head)->seq) + " but the journal is empty: records were lost"};
+      return report;
+    }
+    return uuid.error();
+  }
   const uint64_t first = reader.first_seq();
   ChainHead start{0, genesis_hash(*uuid)};
   if (first > 1) {

@@ -1,14 +1,14 @@
 #include "tests/reliability/child_process.hpp"
 
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <cerrno>
-#include <csignal>
-#include <cstring>
 
 extern char** environ;
 

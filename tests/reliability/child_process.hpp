@@ -2,13 +2,13 @@
 // ends with SIGKILL. Used by the crash loop to drive journal_crash_writer.
 #pragma once
 
-#include <sys/types.h>
-
 #include <chrono>
 #include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include <sys/types.h>
 
 #include "base/result.hpp"
 

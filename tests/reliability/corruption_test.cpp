@@ -1,10 +1,10 @@
 // Corruption that recovery must report (design.md §5, behaviour.md §21): each kind of damage is
 // named by its first bad seq under --journal-on-corruption=fail, moves the journal aside under
 // quarantine (which starts a fresh one), and is caught by `koordq journal verify` (verify_journal).
+#include <fstream>
+
 #include <gtest/gtest.h>
 #include <rocksdb/write_batch.h>
-
-#include <fstream>
 
 #include "journal/journal.hpp"
 #include "journal/keys.hpp"
@@ -37,7 +37,9 @@ std::string verify(const fs::path& dir) {
   return report.ok() ? journal::render_verify_report(*report) : report.message();
 }
 
-std::string names(uint64_t seq) { return "seq " + std::to_string(seq) + ":"; }
+std::string names(uint64_t seq) {
+  return "seq " + std::to_string(seq) + ":";
+}
 
 // The three ways the damage must be reported, in this order: verify (read only), open with
 // fail (leaves the journal alone), open with quarantine.

@@ -1,12 +1,8 @@
 // The crash loop (issue "Journal", reliability): a writer process appends from several threads
 // and prints each acknowledgement; it is SIGKILLed at a random moment, then the journal is
-// reopened and audited (crash_audit.hpp), over and over on the same journal.
+// reopened and audited (journal_audit.hpp), over and over on the same journal.
 // KOORDQ_CRASH_KILLS sets the number of kills (default 50; scripts/crash-loop.sh runs 500),
 // KOORDQ_CRASH_SEED the seed of the kill delays (default: from the clock; always printed).
-#include <sys/wait.h>
-
-#include <gtest/gtest.h>
-
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -15,8 +11,11 @@
 #include <random>
 #include <string>
 
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
 #include "tests/reliability/child_process.hpp"
-#include "tests/reliability/crash_audit.hpp"
+#include "tests/reliability/journal_audit.hpp"
 #include "tests/reliability/writer_protocol.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -28,6 +27,7 @@ using std::chrono::milliseconds;
 
 constexpr std::chrono::seconds kOpenTimeout(30);
 constexpr std::chrono::seconds kDrainTimeout(10);
+constexpr uint64_t kProgressEvery = 50;
 
 uint64_t env_or(const char* name, uint64_t fallback) {
   const char* v = std::getenv(name);
@@ -95,12 +95,17 @@ TEST(CrashLoop, a_killed_writer_loses_no_acknowledged_record_and_leaves_a_journa
     }
     ASSERT_FALSE(HasFailure());
 
-    const CrashAudit audit = audit_after_crash(dir, acked);
+    const JournalAudit audit = audit_journal(dir, acked);
     for (const auto& failure : audit.failures) ADD_FAILURE() << failure;
     ASSERT_TRUE(audit.failures.empty()) << "after " << acked.size() << " acknowledged records";
     truncated += audit.truncated_records;
     last_seq = audit.last_seq;
     head_file_lag += audit.last_seq - std::min(audit.last_seq, audit.head_file_seq);
+    if (kill % kProgressEvery == 0 && kill < kills) {
+      std::printf("crash loop: %llu kills, %zu records acknowledged, %.0f s\n", static_cast<unsigned long long>(kill),
+                  acked.size(), std::chrono::duration<double>(Clock::now() - start).count());
+      std::fflush(stdout);
+    }
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::printf(

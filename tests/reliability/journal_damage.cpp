@@ -1,10 +1,12 @@
 #include "tests/reliability/journal_damage.hpp"
 
-#include <rocksdb/table_properties.h>
-#include <rocksdb/write_batch.h>
-
 #include <fstream>
 #include <future>
+#include <memory>
+#include <stdexcept>
+
+#include <rocksdb/table_properties.h>
+#include <rocksdb/write_batch.h>
 
 #include "journal/journal.hpp"
 #include "journal/keys.hpp"

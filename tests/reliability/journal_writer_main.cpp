@@ -4,9 +4,6 @@
 // (writer_protocol.hpp), so the driver knows exactly which records were promised durable.
 //
 // Usage: journal_crash_writer <dir> <seed>
-#include <sys/prctl.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -18,6 +15,9 @@
 #include <thread>
 #include <vector>
 
+#include <sys/prctl.h>
+#include <unistd.h>
+
 #include "journal/journal.hpp"
 #include "tests/reliability/writer_protocol.hpp"
 #include "tests/support/journal_records.hpp"
@@ -25,6 +25,8 @@
 namespace koordq::reliability {
 namespace {
 
+// Groups of up to kProducers × kWindow records: enough to share syncs, few enough records that
+// the driver can audit the whole journal after each of hundreds of kills.
 constexpr int kProducers = 4;
 constexpr int kWindow = 2;
 // A writer whose driver died without killing it must not run forever.
@@ -107,4 +109,6 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace koordq::reliability
 
-int main(int argc, char** argv) { return koordq::reliability::run(argc, argv); }
+int main(int argc, char** argv) {
+  return koordq::reliability::run(argc, argv);
+}

@@ -6,7 +6,7 @@ koordq_project_target(journal_crash_writer)
 target_link_libraries(journal_crash_writer PRIVATE koordq_journal)
 
 koordq_gtest(journal_crash_loop_test e2e
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/crash_loop_test.cpp ${CMAKE_CURRENT_LIST_DIR}/crash_audit.cpp
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/crash_loop_test.cpp ${CMAKE_CURRENT_LIST_DIR}/journal_audit.cpp
           ${CMAKE_CURRENT_LIST_DIR}/child_process.cpp
   LIBS koordq_journal)
 target_compile_definitions(journal_crash_loop_test PRIVATE KOORDQ_CRASH_WRITER="$<TARGET_FILE:journal_crash_writer>")
@@ -14,4 +14,8 @@ add_dependencies(journal_crash_loop_test journal_crash_writer)
 
 koordq_gtest(journal_corruption_test e2e
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/corruption_test.cpp ${CMAKE_CURRENT_LIST_DIR}/journal_damage.cpp
+  LIBS koordq_journal)
+
+koordq_gtest(journal_disk_full_test e2e
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/disk_full_test.cpp ${CMAKE_CURRENT_LIST_DIR}/journal_audit.cpp
   LIBS koordq_journal)

@@ -20,13 +20,19 @@ struct AckLine {
   std::string hash_hex;
 };
 
-inline std::string open_line(uint64_t last_seq) { return "open " + std::to_string(last_seq) + "\n"; }
+inline std::string open_line(uint64_t last_seq) {
+  return "open " + std::to_string(last_seq) + "\n";
+}
 inline std::string ack_line(uint64_t seq, const journal::Hash& hash) {
   return "ack " + std::to_string(seq) + " " + journal::to_hex(hash) + "\n";
 }
-inline std::string error_line(std::string_view message) { return "error " + std::string(message) + "\n"; }
+inline std::string error_line(std::string_view message) {
+  return "error " + std::string(message) + "\n";
+}
 
-inline bool is_open_line(std::string_view line) { return line.starts_with("open "); }
+inline bool is_open_line(std::string_view line) {
+  return line.starts_with("open ");
+}
 inline std::optional<uint64_t> parse_open_line(std::string_view line) {
   if (!is_open_line(line)) return std::nullopt;
   line.remove_prefix(5);
@@ -35,7 +41,9 @@ inline std::optional<uint64_t> parse_open_line(std::string_view line) {
   if (ec != std::errc() || end != line.data() + line.size()) return std::nullopt;
   return seq;
 }
-inline bool is_error_line(std::string_view line) { return line.starts_with("error "); }
+inline bool is_error_line(std::string_view line) {
+  return line.starts_with("error ");
+}
 
 inline std::optional<AckLine> parse_ack_line(std::string_view line) {
   if (!line.starts_with("ack ")) return std::nullopt;

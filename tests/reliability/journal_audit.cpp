@@ -1,4 +1,4 @@
-#include "tests/reliability/crash_audit.hpp"
+#include "tests/reliability/journal_audit.hpp"
 
 #include <rocksdb/iterator.h>
 
@@ -13,7 +13,7 @@ using journal::ChainHead;
 
 // Every record in the log against the acknowledged ones; returns the records' times by seq.
 std::vector<int64_t> check_acknowledged(journal::JournalReader& reader, const AckedRecords& acked,
-                                        CrashAudit& audit) {
+                                        JournalAudit& audit) {
   std::vector<int64_t> times;
   auto expected = acked.begin();
   auto cursor = reader.cursor(1);
@@ -35,13 +35,13 @@ std::vector<int64_t> check_acknowledged(journal::JournalReader& reader, const Ac
     }
   }
   if (expected != acked.end()) {
-    audit.failures.push_back("acknowledged seq " + std::to_string(expected->first) + " is missing; the log ends at seq " +
-                             std::to_string(times.size()));
+    audit.failures.push_back("acknowledged seq " + std::to_string(expected->first) +
+                             " is missing; the log ends at seq " + std::to_string(times.size()));
   }
   return times;
 }
 
-void check_time_index(journal::RocksStore& store, const std::vector<int64_t>& times, CrashAudit& audit) {
+void check_time_index(journal::RocksStore& store, const std::vector<int64_t>& times, JournalAudit& audit) {
   std::vector<bool> indexed(times.size(), false);
   size_t entries = 0;
   std::unique_ptr<rocksdb::Iterator> it(store.db().NewIterator(rocksdb::ReadOptions(), store.time()));
@@ -50,10 +50,10 @@ void check_time_index(journal::RocksStore& store, const std::vector<int64_t>& ti
     const auto key = journal::decode_time_key(std::string_view(it->key().data(), it->key().size()));
     if (!key || key->seq == 0 || key->seq > times.size() || times[key->seq - 1] != key->unix_nanos ||
         indexed[key->seq - 1]) {
-      audit.failures.push_back("time index entry " + (key ? std::to_string(key->unix_nanos) + "/" +
-                                                                std::to_string(key->seq)
-                                                          : std::string("(malformed)")) +
-                               " names no record of the log");
+      audit.failures.push_back(
+          "time index entry " +
+          (key ? std::to_string(key->unix_nanos) + "/" + std::to_string(key->seq) : std::string("(malformed)")) +
+          " names no record of the log");
       return;
     }
     indexed[key->seq - 1] = true;
@@ -66,7 +66,7 @@ void check_time_index(journal::RocksStore& store, const std::vector<int64_t>& ti
 }
 
 void check_head_file(const std::optional<ChainHead>& head, uint64_t last_seq, const AckedRecords& acked,
-                     CrashAudit& audit) {
+                     JournalAudit& audit) {
   if (!head) return;
   audit.head_file_seq = head->seq;
   if (head->seq > last_seq) {
@@ -82,8 +82,8 @@ void check_head_file(const std::optional<ChainHead>& head, uint64_t last_seq, co
 
 }  // namespace
 
-CrashAudit audit_after_crash(const std::filesystem::path& dir, const AckedRecords& acked) {
-  CrashAudit audit;
+JournalAudit audit_journal(const std::filesystem::path& dir, const AckedRecords& acked) {
+  JournalAudit audit;
   const auto head_path = dir / "HEAD";
   auto head = journal::read_head_file(head_path);
   if (!head.ok()) {
@@ -95,7 +95,7 @@ CrashAudit audit_after_crash(const std::filesystem::path& dir, const AckedRecord
   options.on_corruption = journal::CorruptionPolicy::kFail;
   auto opened = journal::Journal::open(options);
   if (!opened.ok()) {
-    audit.failures.push_back("reopening after the kill: " + opened.message());
+    audit.failures.push_back("reopening: " + opened.message());
     return audit;
   }
   journal::Journal& j = **opened;

@@ -1,0 +1,5 @@
+file(GLOB KOORDQ_JOURNAL_BENCH_SRCS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/journal_*.cpp)
+add_executable(journal_bench ${KOORDQ_JOURNAL_BENCH_SRCS})
+koordq_project_target(journal_bench)
+target_compile_definitions(journal_bench PRIVATE KOORDQ_FIXTURES_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures")
+target_link_libraries(journal_bench PRIVATE koordq_journal benchmark::benchmark)
