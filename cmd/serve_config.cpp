@@ -31,6 +31,19 @@ journal::JournalOptions journal_options_of(const ServeOptions& o) {
   return j;
 }
 
+journal::RetentionPolicy retention_policy_of(const ServeOptions& o) {
+  journal::RetentionPolicy p;
+  if (o.journal_retention.kind == base::Retention::Kind::age) {
+    p.max_age_nanos = o.journal_retention.value;
+  } else {
+    p.max_bytes = static_cast<uint64_t>(o.journal_retention.value);
+  }
+  const auto cap = static_cast<uint64_t>(o.journal_max_size_bytes);
+  p.max_bytes = p.max_bytes ? std::min(*p.max_bytes, cap) : cap;
+  p.keep_snapshots = static_cast<size_t>(o.snapshot_retention);
+  return p;
+}
+
 std::string uuid_from_seed(uint64_t seed) {
   const journal::Hash h = journal::sha256("koordq-simulate-seed:" + std::to_string(seed));
   char out[37];

@@ -10,11 +10,14 @@
 #include "cmd/serve_flags.hpp"
 #include "journal/capnp_record_body.hpp"
 #include "journal/journal.hpp"
+#include "journal/retention.hpp"
 
 namespace koordq::cmd {
 
 actors::DecisionConfig decision_config_of(const ServeOptions& options);
 journal::JournalOptions journal_options_of(const ServeOptions& options);
+// --journal-retention (an age or a size), --journal-max-size and --snapshot-retention.
+journal::RetentionPolicy retention_policy_of(const ServeOptions& options);
 
 // The `config` record (design.md §2): every flag with its effective value, the binary version
 // and revision, the decision-logic version, the journal UUID and schema version, and the

@@ -20,6 +20,7 @@
 #include "cmd/serve_config.hpp"
 #include "cmd/serve_startup_log.hpp"
 #include "journal/journal.hpp"
+#include "journal/retention.hpp"
 #include "journal/watch_record.hpp"
 #include "kube/simulator/simulated_cluster.hpp"
 
@@ -111,6 +112,7 @@ class SimulationLoop {
         pending_.push_back({now_, actors::make_tick_body()});
       }
       if (int code = cycle(); code != kExitSuccess) return code;
+      enforce_retention();
     }
     return kExitSuccess;
   }
@@ -172,6 +174,21 @@ class SimulationLoop {
     return kExitSuccess;
   }
 
+  // Retention drops whole ranges behind a snapshot; checked every --snapshot-every records.
+  void enforce_retention() {
+    const uint64_t head = journal_.writer().durable_head().seq;
+    if (head < retention_checked_ + static_cast<uint64_t>(options_.snapshot_every)) return;
+    retention_checked_ = head;
+    auto result = journal::apply_retention(journal_, retention_policy_of(options_));
+    if (!result.ok()) {
+      KQ_LOG_ERROR("journal retention failed: {}", result.message());
+    } else if (result->dropped_records > 0 || result->dropped_snapshots > 0) {
+      KQ_V(5)
+      ("journal retention dropped {} records and {} snapshots; oldest retained seq {}", result->dropped_records,
+       result->dropped_snapshots, result->first_seq);
+    }
+  }
+
   int apply(uint64_t seq) {
     auto record = journal_.reader().get(seq);
     if (!record.ok() || !record->has_value()) return fail("cannot read back seq " + std::to_string(seq));
@@ -192,6 +209,7 @@ class SimulationLoop {
   std::deque<Input> pending_;
   int64_t now_;
   bool virtual_;
+  uint64_t retention_checked_ = 0;
 };
 
 // The state of an existing journal: every record folded, oldest first.
