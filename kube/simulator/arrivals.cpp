@@ -71,7 +71,7 @@ void SimulatedCluster::bootstrap() {
     queue.metadata.labels = spec.labels;
     if (quota != scenario_.quotas.end() && !quota->parent.empty()) queue.metadata.labels[kParentLabel] = quota->parent;
     queue.metadata.annotations = spec.annotations;
-    queue.spec.queue_policy = !spec.policy.empty()                  ? spec.policy
+    queue.spec.queue_policy = !spec.policy.empty()              ? spec.policy
                               : quota != scenario_.quotas.end() ? queue_policy_of(quota->policy)
                                                                 : "Priority";
     queue.spec.priority = kAutoQueuePriority;

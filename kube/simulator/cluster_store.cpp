@@ -36,7 +36,9 @@ const typename Map::mapped_type* find_in(const Map& map, const std::string& key)
 
 }  // namespace
 
-std::string object_key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
+std::string object_key(const std::string& ns, const std::string& name) {
+  return ns + "/" + name;
+}
 
 int64_t whole_seconds(int64_t unix_nanos) {
   constexpr int64_t kSecond = 1'000'000'000;
@@ -114,9 +116,15 @@ void ClusterStore::clear() {
   quotas_.clear();
 }
 
-const schema::QueueUnit* ClusterStore::unit(const std::string& key) const { return find_in(units_, key); }
-const schema::Queue* ClusterStore::queue(const std::string& key) const { return find_in(queues_, key); }
-const schema::ElasticQuota* ClusterStore::quota(const std::string& key) const { return find_in(quotas_, key); }
+const schema::QueueUnit* ClusterStore::unit(const std::string& key) const {
+  return find_in(units_, key);
+}
+const schema::Queue* ClusterStore::queue(const std::string& key) const {
+  return find_in(queues_, key);
+}
+const schema::ElasticQuota* ClusterStore::quota(const std::string& key) const {
+  return find_in(quotas_, key);
+}
 
 std::optional<schema::WatchedObject> ClusterStore::get(schema::ObjectKind kind, const std::string& key) const {
   switch (kind) {

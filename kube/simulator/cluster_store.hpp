@@ -45,9 +45,9 @@ class ClusterStore {
   void put(schema::WatchedObject object);
 
   uint64_t revision_ = 0;
-  std::map<std::string, schema::QueueUnit> units_;        // "<ns>/<name>"
-  std::map<std::string, schema::Queue> queues_;           // "<ns>/<name>"
-  std::map<std::string, schema::ElasticQuota> quotas_;    // "<ns>/<name>"
+  std::map<std::string, schema::QueueUnit> units_;      // "<ns>/<name>"
+  std::map<std::string, schema::Queue> queues_;         // "<ns>/<name>"
+  std::map<std::string, schema::ElasticQuota> quotas_;  // "<ns>/<name>"
 };
 
 std::string object_key(const std::string& ns, const std::string& name);

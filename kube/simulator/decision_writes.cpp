@@ -31,8 +31,9 @@ void patch_map(schema::StringMap& map, const actors::MapPatch& patch) {
 
 WriteResult SimulatedCluster::apply_decision(uint64_t round_seq, uint32_t decision_index, const actors::Decision& d,
                                              int64_t now) {
-  clock_ = std::max(clock_, now);
   WriteResult result;
+  // What the cluster did on its own before `now` happened before the writes.
+  result.events = advance_to(now);
   auto answer = [&](actors::WriteKind kind, uint32_t write_index, const Answer& a) {
     actors::Outcome o;
     o.decision_seq = round_seq;
@@ -46,10 +47,11 @@ WriteResult SimulatedCluster::apply_decision(uint64_t round_seq, uint32_t decisi
     result.outcomes.push_back(std::move(o));
   };
   if (d.status_patch) answer(actors::WriteKind::kStatusPatch, 0, patch_status(d.target, *d.status_patch));
-  if (d.spec_queue_patch) answer(actors::WriteKind::kSpecQueuePatch, 0, patch_spec_queue(d.target, *d.spec_queue_patch));
+  if (d.spec_queue_patch)
+    answer(actors::WriteKind::kSpecQueuePatch, 0, patch_spec_queue(d.target, *d.spec_queue_patch));
   if (d.queue_write) answer(actors::WriteKind::kQueueWrite, 0, write_queue(d.target, *d.queue_write));
   for (uint32_t i = 0; i < d.events.size(); ++i) answer(actors::WriteKind::kEvent, i, record_event());
-  result.events = std::exchange(out_, {});
+  for (auto& e : std::exchange(out_, {})) result.events.push_back(std::move(e));
   return result;
 }
 

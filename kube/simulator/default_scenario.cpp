@@ -31,11 +31,11 @@ jobExtension:
 quotas:
   - name: org
     namespace: koord-queue
-    max: {cpu: "640", memory: 2560Gi, nvidia.com/gpu: "48"}
+    max: {cpu: "640", memory: 2560Gi, nvidia.com/gpu: "56"}
   - name: research
     namespace: koord-queue
     parent: org
-    max: {cpu: "384", memory: 1536Gi, nvidia.com/gpu: "40"}
+    max: {cpu: "384", memory: 1536Gi, nvidia.com/gpu: "48"}
   - name: platform
     namespace: koord-queue
     parent: org
@@ -56,7 +56,7 @@ quotas:
     namespace: speech
     parent: research
     policy: Priority
-    max: {cpu: "64", memory: 256Gi, nvidia.com/gpu: "8"}
+    max: {cpu: "96", memory: 384Gi, nvidia.com/gpu: "16"}
   - name: team-data
     namespace: data
     parent: platform
@@ -179,7 +179,7 @@ jobClasses:
     arrivalsPerMinute: 10
     maxUnits: 25
     runTime: {mean: 40s, min: 10s, max: 3m}
-    startDelay: {min: 5s, max: 30s}
+    startDelay: {min: 2s, max: 15s}
     failurePercent: 5
 
   - name: data-etl
@@ -242,7 +242,9 @@ jobClasses:
 
 }  // namespace
 
-std::string_view default_scenario_yaml() { return kDefaultScenario.substr(1); }
+std::string_view default_scenario_yaml() {
+  return kDefaultScenario.substr(1);
+}
 
 Result<Scenario> load_scenario(const std::string& name_or_path) {
   if (name_or_path == "default") return parse_scenario(default_scenario_yaml(), "default");

@@ -14,10 +14,14 @@ using actors::Phase;
 
 constexpr int64_t kHalf = kMillion / 2;
 
-int64_t reclaim_of(const schema::Admission& a) { return a.reclaim_state ? a.reclaim_state->replicas : 0; }
+int64_t reclaim_of(const schema::Admission& a) {
+  return a.reclaim_state ? a.reclaim_state->replicas : 0;
+}
 
 // Replicas admitted and not given back whose pods do not run yet.
-int64_t startable(const schema::Admission& a) { return std::max<int64_t>(a.replicas - reclaim_of(a) - a.running, 0); }
+int64_t startable(const schema::Admission& a) {
+  return std::max<int64_t>(a.replicas - reclaim_of(a) - a.running, 0);
+}
 
 int64_t startable(const schema::QueueUnit& u) {
   int64_t n = 0;
@@ -39,7 +43,9 @@ void stop_pods(schema::QueueUnitStatus& s) {
   s.pod_state = schema::PodState{};
 }
 
-Phase phase_of(const schema::QueueUnit& u) { return actors::effective_phase(u.status.phase); }
+Phase phase_of(const schema::QueueUnit& u) {
+  return actors::effective_phase(u.status.phase);
+}
 
 }  // namespace
 
@@ -67,9 +73,8 @@ void SimulatedCluster::react(const std::string& key) {
   }
   if (phase == Phase::kReserved) {
     for (const auto& check : unit->status.admission_checks) {
-      const auto controller =
-          std::find_if(scenario_.admission_checks.begin(), scenario_.admission_checks.end(),
-                       [&](const AdmissionCheckController& a) { return a.name == check.name; });
+      const auto controller = std::find_if(scenario_.admission_checks.begin(), scenario_.admission_checks.end(),
+                                           [&](const AdmissionCheckController& a) { return a.name == check.name; });
       if (check.state != "Pending" || controller == scenario_.admission_checks.end()) continue;
       if (!job.checks_scheduled.insert(check.name).second) continue;
       Timer t(clock_ + draw_interval(controller->ready_after), TimerKind::kCheck, key, job.uid);

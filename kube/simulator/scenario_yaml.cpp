@@ -14,7 +14,9 @@ constexpr int64_t kSecond = 1'000'000'000;
 constexpr std::string_view kRootQuota = "koordinator-root-quota";
 constexpr size_t kMaxClassNameLength = 50;  // leaves room for the generated suffix in a 63-char name
 
-DurationDistribution fixed(int64_t nanos) { return {DurationDistribution::Shape::kFixed, nanos, 0, 0}; }
+DurationDistribution fixed(int64_t nanos) {
+  return {DurationDistribution::Shape::kFixed, nanos, 0, 0};
+}
 DurationDistribution uniform(int64_t min, int64_t max) {
   return {DurationDistribution::Shape::kUniform, min, max, 0};
 }
@@ -76,9 +78,9 @@ class ScenarioReader {
  private:
   JobExtensionTimings job_extension(const YamlMap& top) {
     const YAML::Node node = top.value("jobExtension") ? *top.value("jobExtension") : YAML::Node();
-    const YamlMap m(ctx_, node, "jobExtension",
-                    {"startDelay", "reclaimDelay", "suspendDelay", "evictDelay", "startTimeout", "timeoutBackoff",
-                     "deleteAfter"});
+    const YamlMap m(
+        ctx_, node, "jobExtension",
+        {"startDelay", "reclaimDelay", "suspendDelay", "evictDelay", "startTimeout", "timeoutBackoff", "deleteAfter"});
     JobExtensionTimings t;
     t.start_delay = m.duration("startDelay", uniform(1 * kSecond, 5 * kSecond));
     t.reclaim_delay = m.duration("reclaimDelay", uniform(1 * kSecond, 4 * kSecond));
@@ -103,7 +105,8 @@ class ScenarioReader {
     q.min = m.quantities("min");
     q.labels = m.strings("labels");
     q.annotations = m.strings("annotations");
-    if (m.has("name") && !is_dns_name(q.name, true)) ctx_.fail(*m.value("name"), m.path_of("name"), "must be a DNS name");
+    if (m.has("name") && !is_dns_name(q.name, true))
+      ctx_.fail(*m.value("name"), m.path_of("name"), "must be a DNS name");
     if (!is_dns_name(q.namespace_, false)) ctx_.fail(node, m.path_of("namespace"), "must be a namespace name");
     if (!quota_nodes_.emplace(q.name, node).second) ctx_.fail(node, m.path_of("name"), "duplicate quota " + q.name);
     return q;
@@ -160,17 +163,35 @@ class ScenarioReader {
       }
       q.admission_checks.push_back(std::move(spec));
     }
-    if (m.has("name") && !is_dns_name(q.name, true)) ctx_.fail(*m.value("name"), m.path_of("name"), "must be a DNS name");
+    if (m.has("name") && !is_dns_name(q.name, true))
+      ctx_.fail(*m.value("name"), m.path_of("name"), "must be a DNS name");
     if (!queues_.insert(q.name).second) ctx_.fail(node, m.path_of("name"), "duplicate queue " + q.name);
     return q;
   }
 
   JobClass job_class(const YAML::Node& node, const std::string& path, const Scenario& s) {
     const YamlMap m(ctx_, node, path,
-                    {"name", "kind", "apiVersion", "namespaces", "quota", "priorities", "priorityClassName", "labels",
-                     "podSets", "request", "arrivalsPerMinute", "maxUnits", "runTime", "startDelay", "failurePercent",
-                     "startTimeoutPercent", "inactivePercent", "deactivatePercent", "deactivateAfter",
-                     "reactivateAfter", "maximumExecutionTimeSeconds"});
+                    {"name",
+                     "kind",
+                     "apiVersion",
+                     "namespaces",
+                     "quota",
+                     "priorities",
+                     "priorityClassName",
+                     "labels",
+                     "podSets",
+                     "request",
+                     "arrivalsPerMinute",
+                     "maxUnits",
+                     "runTime",
+                     "startDelay",
+                     "failurePercent",
+                     "startTimeoutPercent",
+                     "inactivePercent",
+                     "deactivatePercent",
+                     "deactivateAfter",
+                     "reactivateAfter",
+                     "maximumExecutionTimeSeconds"});
     for (const char* key : {"name", "kind", "namespaces", "quota", "arrivalsPerMinute", "runTime"}) m.require(key);
     JobClass c;
     c.name = m.string("name");
@@ -229,7 +250,8 @@ class ScenarioReader {
     m.require("resources");
     PodSetTemplate p;
     p.name = m.string("name");
-    if (m.has("name") && !is_dns_name(p.name, false)) ctx_.fail(*m.value("name"), m.path_of("name"), "must be a DNS label");
+    if (m.has("name") && !is_dns_name(p.name, false))
+      ctx_.fail(*m.value("name"), m.path_of("name"), "must be a DNS label");
     p.replicas = m.replicas("replicas");
     p.resources = m.quantities("resources");
     return p;

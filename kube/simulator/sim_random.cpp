@@ -36,7 +36,9 @@ uint64_t negative_log_q32(uint64_t x) {
   return static_cast<uint64_t>((static_cast<unsigned __int128>(negative_log2) * kLn2Q32) >> 32);
 }
 
-uint64_t mix_seed(uint64_t seed, uint64_t a, uint64_t b) { return splitmix64(splitmix64(seed ^ a) ^ b); }
+uint64_t mix_seed(uint64_t seed, uint64_t a, uint64_t b) {
+  return splitmix64(splitmix64(seed ^ a) ^ b);
+}
 
 int64_t SimRandom::uniform(int64_t lo, int64_t hi) {
   if (hi <= lo) return lo;

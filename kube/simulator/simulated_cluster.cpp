@@ -7,7 +7,9 @@
 namespace koordq::kube::sim {
 namespace {
 
-uint32_t bit(uint8_t kind) { return uint32_t{1} << kind; }
+uint32_t bit(uint8_t kind) {
+  return uint32_t{1} << kind;
+}
 
 }  // namespace
 

@@ -77,10 +77,11 @@ class SimulatedCluster {
   // When the cluster next does something on its own; never empty while a class has arrivals.
   std::optional<int64_t> next_event_time() const;
 
-  // The writes of one durable decision at `now` (call advance_to(now) first), with the API
-  // server's semantics: a status patch whose resourceVersion precondition fails, or that the
-  // scenario's conflict injection picks, answers 409; a write to a missing object 404; a create
-  // of an existing Queue 409 (AlreadyExists). Events are accepted and counted, not watched.
+  // The writes of one durable decision at `now`, with the API server's semantics: a status patch
+  // whose resourceVersion precondition fails, or that the scenario's conflict injection picks,
+  // answers 409; a write to a missing object 404; a create of an existing Queue 409
+  // (AlreadyExists). Events are accepted and counted, not watched. Whatever the cluster had due
+  // up to `now` happens first, and its events come first in the result.
   WriteResult apply_decision(uint64_t round_seq, uint32_t decision_index, const actors::Decision& d, int64_t now);
 
   // Restart over an existing journal: adopt these objects (its latest state) as the cluster,

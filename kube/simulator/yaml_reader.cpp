@@ -10,7 +10,9 @@
 namespace koordq::kube::sim {
 namespace {
 
-std::string quoted(const std::string& text) { return "\"" + text + "\""; }
+std::string quoted(const std::string& text) {
+  return "\"" + text + "\"";
+}
 
 std::string joined(std::initializer_list<std::string_view> names) {
   std::string out;
@@ -18,7 +20,9 @@ std::string joined(std::initializer_list<std::string_view> names) {
   return out;
 }
 
-bool present(const YAML::Node& node) { return node.IsDefined() && !node.IsNull(); }
+bool present(const YAML::Node& node) {
+  return node.IsDefined() && !node.IsNull();
+}
 
 std::optional<int64_t> parse_int(const std::string& text) {
   int64_t value = 0;
@@ -122,7 +126,8 @@ int64_t YamlMap::decimal_ppm(const std::string& key, int64_t fallback) const {
   if (!text) return fallback;
   const auto parsed = base::parse_decimal_ppm(*text);
   if (!parsed) {
-    ctx_.fail(*value(key), path_of(key), "must be a decimal ≥ 0 with at most 6 fractional digits, got " + quoted(*text));
+    ctx_.fail(*value(key), path_of(key),
+              "must be a decimal ≥ 0 with at most 6 fractional digits, got " + quoted(*text));
     return fallback;
   }
   return *parsed;
@@ -137,24 +142,33 @@ int64_t YamlMap::percent_ppm(const std::string& key) const {
   return percent / 100;
 }
 
-schema::StringMap YamlMap::strings(const std::string& key) const {
-  schema::StringMap out;
+std::vector<std::pair<std::string, YAML::Node>> YamlMap::string_entries(const std::string& key) const {
+  std::vector<std::pair<std::string, YAML::Node>> out;
   const YAML::Node* v = value(key);
   if (v == nullptr) return out;
   if (!v->IsMap()) {
     ctx_.fail(*v, path_of(key), "must be a mapping of strings");
     return out;
   }
+  std::set<std::string> seen;
   for (auto it = v->begin(); it != v->end(); ++it) {
     if (!it->first.IsScalar() || !(it->second.IsScalar() || it->second.IsNull())) {
       ctx_.fail(it->first, path_of(key), "must be a mapping of strings");
       return out;
     }
     const std::string name = it->first.Scalar();
-    if (!out.emplace(name, it->second.IsNull() ? "" : it->second.Scalar()).second) {
+    if (!seen.insert(name).second) {
       ctx_.fail(it->first, path_of(key) + "." + name, "duplicate key");
+      continue;
     }
+    out.emplace_back(name, it->second);
   }
+  return out;
+}
+
+schema::StringMap YamlMap::strings(const std::string& key) const {
+  schema::StringMap out;
+  for (const auto& [name, node] : string_entries(key)) out.emplace(name, node.IsNull() ? "" : node.Scalar());
   return out;
 }
 
@@ -171,17 +185,19 @@ std::vector<std::string> YamlMap::string_list(const std::string& key) const {
 }
 
 schema::ResourceList YamlMap::quantities(const std::string& key) const {
-  const schema::ResourceList list = strings(key);
-  for (const auto& [name, text] : list) {
+  schema::ResourceList out;
+  for (const auto& [name, node] : string_entries(key)) {
+    const std::string text = node.IsNull() ? "" : node.Scalar();
     const std::string path = path_of(key) + "." + name;
     const auto parsed = schema::Quantity::parse(text);
     if (!parsed) {
-      ctx_.fail(*value(key), path, "invalid quantity " + quoted(text) + " (expected e.g. 500m, 4, 16Gi)");
+      ctx_.fail(node, path, "invalid quantity " + quoted(text) + " (expected e.g. 500m, 4, 16Gi)");
     } else if (parsed->negative() && !parsed->is_zero()) {
-      ctx_.fail(*value(key), path, "must not be negative, got " + quoted(text));
+      ctx_.fail(node, path, "must not be negative, got " + quoted(text));
     }
+    out.emplace(name, text);
   }
-  return list;
+  return out;
 }
 
 DurationDistribution YamlMap::duration(const std::string& key, DurationDistribution fallback) const {

@@ -4,8 +4,6 @@
 // Reading goes on after a problem with default values, so callers need no early returns.
 #pragma once
 
-#include <yaml-cpp/yaml.h>
-
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -13,6 +11,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <yaml-cpp/yaml.h>
 
 #include "kube/simulator/scenario.hpp"
 
@@ -65,6 +65,8 @@ class YamlMap {
 
  private:
   std::optional<std::string> scalar(const std::string& key) const;
+  // The entries of a mapping of scalars, with their nodes (for the line of a bad value).
+  std::vector<std::pair<std::string, YAML::Node>> string_entries(const std::string& key) const;
 
   YamlContext& ctx_;
   YAML::Node node_;
