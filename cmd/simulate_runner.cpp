@@ -244,6 +244,7 @@ int run_simulation(const ServeOptions& options) {
     KQ_LOG_ERROR("--scenario {}: {}", options.scenario, scenario.message());
     return kExitUsage;
   }
+  scenario->queue_namespace = options.queue_namespace;  // the simulated Queues live where koordq looks
   auto journal = journal::Journal::open(journal_options_of(options));
   if (!journal.ok()) {
     KQ_LOG_ERROR("cannot open the journal: {}", journal.message());

@@ -1,6 +1,7 @@
 // Scheduler: one decide round (design.md §3; behaviour.md §4–§14). Reads the state, changes
 // nothing: every effect is in the returned decisions, which take effect when applied.
 #include <algorithm>
+#include <iterator>
 
 #include "actors/core/scheduler.hpp"
 #include "actors/core/status_change.hpp"
@@ -410,6 +411,29 @@ schema::QueueItemDetails queue_item_details(const Scheduler& s, const QueueState
   return details;
 }
 
+const char* decision_kind_name(DecisionKind kind) {
+  static constexpr const char* kNames[] = {"admit",
+                                           "reserve",
+                                           "fail",
+                                           "preempt",
+                                           "reclaimObserved",
+                                           "queueNotFound",
+                                           "addQueueFail",
+                                           "deactivated",
+                                           "maxExecExceeded",
+                                           "publishQueueItems",
+                                           "admissionChecksReady",
+                                           "admissionCheckFailed",
+                                           "invalidRefreshInterval",
+                                           "queueCreate",
+                                           "queuePatch",
+                                           "queueDelete",
+                                           "queueUsageAnnotations",
+                                           "phaseEvent"};
+  const auto i = static_cast<size_t>(kind);
+  return i < std::size(kNames) ? kNames[i] : "unknown";
+}
+
 std::vector<Decision> Scheduler::decide() const {
   std::vector<Decision> out;
   RoundBuilder round(*this, out);
@@ -429,18 +453,27 @@ std::optional<int64_t> Scheduler::next_deadline() const {
   };
   for (const auto& [name, q] : queues_) {
     if (q.settings.policy != QueuePolicy::kUnsupported) {
-      bool has_candidate = false;
+      // A candidate the next attempt could take: active, inside the window and, under Block,
+      // not behind another unit's block. Units that cannot be tried set no deadline.
+      std::optional<std::string> candidate;
+      int64_t rank = 0;
       for (const auto& key : q.waiting) {
+        if (q.settings.max_depth >= 0 && rank >= q.settings.max_depth) break;
+        ++rank;
         const UnitState& u = units_.at(key.full_name);
         if (u.backoff_until && *u.backoff_until > now_) {
           consider(*u.backoff_until);
-        } else {
-          has_candidate = true;
+          continue;
         }
+        const auto b = q.blocked.find(u.quota);
+        if (q.settings.policy == QueuePolicy::kBlock && b != q.blocked.end() && b->second != key.full_name) continue;
+        if (!candidate) candidate = key.full_name;
       }
-      if (has_candidate && q.last_attempt) {
+      if (candidate && q.last_attempt) {
         consider(*q.last_attempt + config_.schedule_suspend_nanos);
-        if (q.settings.policy == QueuePolicy::kBlock) consider(*q.last_attempt + kBlockRetryWait);
+        if (q.settings.policy == QueuePolicy::kBlock && *candidate == q.last_tried) {
+          consider(*q.last_attempt + kBlockRetryWait);
+        }
       }
       if (!q.blocked.empty()) consider(q.last_activity + kThreeMinutes);
     }
