@@ -43,6 +43,10 @@ struct UnitState {
   std::optional<schema::QueueUnitStatus> pending_status;
   std::string pending_written_rv;  // resourceVersion the successful write produced
   uint64_t pending_decision_seq = 0;
+  // The last status a successful write put on the server, while a newer write is in flight, and
+  // the resourceVersion it produced: a failed newer write falls back to it.
+  std::optional<schema::QueueUnitStatus> landed_status;
+  std::string landed_rv;
 
   // Derived from the effective object (object + pending status).
   std::string quota;

@@ -101,6 +101,20 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
   u.phase = effective_phase(effective.status.phase);
   u.holds = holds_quota(effective);
   u.charge = u.holds ? charge_of(effective) : schema::ResourceVector{};
+  if (u.pending_status && u.pending_written_rv.empty()) {
+    // A write in flight reserves at once but releases only once it lands.
+    schema::QueueUnit base = u.object;
+    if (u.landed_status) base.status = *u.landed_status;
+    if (holds_quota(base)) {
+      const schema::ResourceVector held = charge_of(base);
+      if (!u.holds) {
+        u.holds = true;
+        u.charge = held;
+      } else {
+        for (const auto& [r, v] : held) u.charge[r] = std::max(u.charge[r], v);
+      }
+    }
+  }
   const bool mapped = !u.quota.empty() && queues_.count(u.quota) > 0;
   u.waiting = mapped && may_wait(effective);
   u.key = OrderKey{effective.spec.priority.value_or(0), effective.metadata.creation_timestamp.value_or(0), key};
@@ -234,6 +248,10 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
         u.pending_status.reset();  // the write is visible: the object is the basis again
         u.pending_written_rv.clear();
       }
+      if (u.landed_status && resource_version_reached(unit.metadata.resource_version, u.landed_rv)) {
+        u.landed_status.reset();
+        u.landed_rv.clear();
+      }
       if (was_active && !unit.spec.active.value_or(true) && !is_terminal(effective_phase(unit.status.phase))) {
         u.deactivation_due = true;
       }
@@ -293,15 +311,24 @@ void Scheduler::apply_outcome(const Outcome& outcome) {
   if (u.pending_decision_seq != outcome.decision_seq) return;  // superseded by a later decision
   if (outcome.result == OutcomeResult::kSuccess) {
     u.pending_written_rv = outcome.resource_version;
+    u.landed_status.reset();
+    u.landed_rv.clear();
     if (resource_version_reached(u.object.metadata.resource_version, outcome.resource_version)) {
       u.pending_status.reset();
-      refresh_unit(key, false);
     }
+    refresh_unit(key, false);
     return;
   }
-  // The write did not land: the reservation is released (§7.3).
-  u.pending_status.reset();
-  u.pending_written_rv.clear();
+  // The write did not land: back to what the server holds (§7.3).
+  if (u.landed_status) {
+    u.pending_status = std::move(u.landed_status);
+    u.pending_written_rv = std::move(u.landed_rv);
+    u.landed_status.reset();
+    u.landed_rv.clear();
+  } else {
+    u.pending_status.reset();
+    u.pending_written_rv.clear();
+  }
   refresh_unit(key, false);
 }
 

@@ -25,6 +25,7 @@ struct RoundScratch {
 schema::QueueUnit effective_object(const UnitState& u) {
   schema::QueueUnit eff = u.object;
   eff.status = u.status();
+  if (!u.pending_written_rv.empty()) eff.metadata.resource_version = u.pending_written_rv;
   return eff;
 }
 

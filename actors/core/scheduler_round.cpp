@@ -48,6 +48,10 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
     if (it == units_.end() || it->second.object.metadata.uid != ref.uid) continue;
     UnitState& u = it->second;
     if (d.status_patch) {
+      if (u.pending_status && !u.pending_written_rv.empty()) {
+        u.landed_status = u.pending_status;
+        u.landed_rv = u.pending_written_rv;
+      }
       u.pending_status = merged(u.status(), *d.status_patch);
       u.pending_written_rv.clear();
       u.pending_decision_seq = round_seq;

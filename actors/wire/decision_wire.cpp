@@ -146,8 +146,8 @@ StatusPatch read_status_patch(wire::UnitStatusPatch::Reader in) {
     patch.admissions = read_list<schema::Admission>(in.getAdmissions().getValue(), schema::read_admission);
   }
   if (in.getAdmissionChecks().isValue()) {
-    patch.admission_checks = read_list<schema::AdmissionCheckState>(in.getAdmissionChecks().getValue(),
-                                                                     schema::read_admission_check_state);
+    patch.admission_checks =
+        read_list<schema::AdmissionCheckState>(in.getAdmissionChecks().getValue(), schema::read_admission_check_state);
   }
   return patch;
 }
@@ -192,7 +192,9 @@ void write_victim(wire::Victim::Builder out, const Victim& victim) {
   out.setReplicas(victim.replicas);
 }
 
-Victim read_victim(wire::Victim::Reader in) { return Victim{read_unit_ref(in.getUnit()), in.getReplicas()}; }
+Victim read_victim(wire::Victim::Reader in) {
+  return Victim{read_unit_ref(in.getUnit()), in.getReplicas()};
+}
 
 void write_quota_check_step(wire::QuotaCheckStep::Builder out, const QuotaCheckStep& step) {
   out.setQuota(text(step.quota));
@@ -259,7 +261,9 @@ void write_decision(wire::Decision::Builder out, const Decision& d) {
     out.getQueueWrite().setAbsent();
   }
   if (!d.victims.empty()) write_list(out.initVictims(d.victims.size()), d.victims, write_victim);
-  if (!d.quota_check.empty()) write_list(out.initQuotaCheck(d.quota_check.size()), d.quota_check, write_quota_check_step);
+  if (!d.quota_check.empty()) {
+    write_list(out.initQuotaCheck(d.quota_check.size()), d.quota_check, write_quota_check_step);
+  }
 }
 
 Result<Decision> read_decision(wire::Decision::Reader in) {

@@ -1,0 +1,118 @@
+// Comparing two decision states field by field (Scheduler has no operator==): every unit's object,
+// pending write and derived and leader fields, every queue's order, cursor, blocks and preemption
+// round, and the quota tree with its accounting. The result names each field that differs, so a
+// failing replay-equals-live check says where the fold went its own way.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "actors/core/scheduler.hpp"
+
+namespace koordq::testing {
+
+namespace scheduler_equality_detail {
+
+class Diff {
+ public:
+  explicit Diff(std::vector<std::string>& out) : out_(out) {}
+
+  template <class T>
+  void field(const std::string& where, const char* name, const T& a, const T& b) {
+    if (!(a == b)) out_.push_back(where + ": " + name);
+  }
+
+ private:
+  std::vector<std::string>& out_;
+};
+
+inline void compare_units(Diff& diff, const std::string& key, const actors::UnitState& a, const actors::UnitState& b) {
+  const std::string where = "unit " + key;
+#define KOORDQ_UNIT_FIELD(f) diff.field(where, #f, a.f, b.f)
+  KOORDQ_UNIT_FIELD(object);
+  KOORDQ_UNIT_FIELD(pending_status);
+  KOORDQ_UNIT_FIELD(pending_written_rv);
+  KOORDQ_UNIT_FIELD(pending_decision_seq);
+  KOORDQ_UNIT_FIELD(quota);
+  KOORDQ_UNIT_FIELD(phase);
+  KOORDQ_UNIT_FIELD(holds);
+  KOORDQ_UNIT_FIELD(charge);
+  KOORDQ_UNIT_FIELD(waiting);
+  KOORDQ_UNIT_FIELD(assumed);
+  KOORDQ_UNIT_FIELD(key);
+  KOORDQ_UNIT_FIELD(failures);
+  KOORDQ_UNIT_FIELD(backoff_until);
+  KOORDQ_UNIT_FIELD(attempts);
+  KOORDQ_UNIT_FIELD(capacity_changed);
+  KOORDQ_UNIT_FIELD(unmapped_since);
+  KOORDQ_UNIT_FIELD(queue_not_found_reported);
+  KOORDQ_UNIT_FIELD(enqueued_at);
+  KOORDQ_UNIT_FIELD(dequeued_once);
+  KOORDQ_UNIT_FIELD(deactivation_due);
+  KOORDQ_UNIT_FIELD(running_since);
+  KOORDQ_UNIT_FIELD(max_exec_reported);
+  KOORDQ_UNIT_FIELD(phase_event_due);
+#undef KOORDQ_UNIT_FIELD
+}
+
+inline void compare_queues(Diff& diff, const std::string& name, const actors::QueueState& a,
+                           const actors::QueueState& b) {
+  const std::string where = "queue " + name;
+#define KOORDQ_QUEUE_FIELD(f) diff.field(where, #f, a.f, b.f)
+  KOORDQ_QUEUE_FIELD(object);
+  KOORDQ_QUEUE_FIELD(settings);
+  KOORDQ_QUEUE_FIELD(waiting);
+  KOORDQ_QUEUE_FIELD(cursor);
+  KOORDQ_QUEUE_FIELD(last_reset);
+  KOORDQ_QUEUE_FIELD(last_attempt);
+  KOORDQ_QUEUE_FIELD(last_tried);
+  KOORDQ_QUEUE_FIELD(last_activity);
+  KOORDQ_QUEUE_FIELD(members);
+  KOORDQ_QUEUE_FIELD(blocked);
+  KOORDQ_QUEUE_FIELD(victims);
+  KOORDQ_QUEUE_FIELD(add_queue_fail_reported);
+  KOORDQ_QUEUE_FIELD(invalid_interval_reported);
+  KOORDQ_QUEUE_FIELD(last_published);
+  KOORDQ_QUEUE_FIELD(next_publish);
+#undef KOORDQ_QUEUE_FIELD
+}
+
+template <class Map, class Compare>
+void compare_maps(std::vector<std::string>& out, const char* what, const Map& a, const Map& b, Compare compare) {
+  for (const auto& [key, value] : a) {
+    const auto it = b.find(key);
+    if (it == b.end()) {
+      out.push_back(std::string(what) + " " + key + ": only in the first state");
+    } else {
+      compare(key, value, it->second);
+    }
+  }
+  for (const auto& [key, value] : b) {
+    if (!a.count(key)) out.push_back(std::string(what) + " " + key + ": only in the second state");
+  }
+}
+
+}  // namespace scheduler_equality_detail
+
+// The fields in which two states differ, empty when they are equal.
+inline std::vector<std::string> state_differences(const actors::Scheduler& a, const actors::Scheduler& b) {
+  using namespace scheduler_equality_detail;
+  std::vector<std::string> out;
+  Diff diff(out);
+  diff.field("scheduler", "now", a.now(), b.now());
+  diff.field("scheduler", "config", a.config(), b.config());
+  diff.field("scheduler", "quotas", a.quotas(), b.quotas());
+  compare_maps(out, "unit", a.units(), b.units(),
+               [&](const std::string& k, const auto& x, const auto& y) { compare_units(diff, k, x, y); });
+  compare_maps(out, "queue", a.queues(), b.queues(),
+               [&](const std::string& k, const auto& x, const auto& y) { compare_queues(diff, k, x, y); });
+  return out;
+}
+
+inline std::string describe_differences(const std::vector<std::string>& differences) {
+  std::string out;
+  for (const auto& d : differences) out += (out.empty() ? "" : "; ") + d;
+  return out;
+}
+
+}  // namespace koordq::testing

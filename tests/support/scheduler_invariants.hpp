@@ -1,0 +1,143 @@
+// Invariants of a decision state, each recomputed independently from the units the state holds
+// (using the definitions of behaviour.md §5.2 in unit_facts.hpp, never the state's own caches).
+// Each returns the violations it found, empty when the invariant holds.
+#pragma once
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "actors/core/scheduler.hpp"
+#include "actors/core/unit_facts.hpp"
+
+namespace koordq::testing {
+
+inline schema::QueueUnit effective_unit(const actors::UnitState& u) {
+  schema::QueueUnit eff = u.object;
+  eff.status = u.status();
+  return eff;
+}
+
+inline std::string render(const schema::ResourceVector& v) {
+  std::string out = "{";
+  for (const auto& [r, n] : v) out += (out.size() > 1 ? "," : "") + r + ":" + std::to_string(n);
+  return out + "}";
+}
+
+// ⌊max × rate_ppm / 10⁶⌋, saturating (§8.2).
+inline int64_t quota_limit(int64_t max, int64_t rate_ppm) {
+  const __int128 v = static_cast<__int128>(max) * rate_ppm / 1'000'000;
+  return v > std::numeric_limits<int64_t>::max() ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(v);
+}
+
+// a) Every unit's holds/charge follow its effective object, no amount is negative, and per known
+// quota Used, SelfUsed and Count are the sums over the units holding quota at or below it.
+inline std::vector<std::string> accounting_violations(const actors::Scheduler& s) {
+  std::vector<std::string> out;
+  std::map<std::string, schema::ResourceVector> used, self;
+  std::map<std::string, int64_t> count;
+  for (const auto& [key, u] : s.units()) {
+    const schema::QueueUnit eff = effective_unit(u);
+    const bool holds = actors::holds_quota(eff);
+    const schema::ResourceVector charge = holds ? actors::charge_of(eff) : schema::ResourceVector{};
+    if (u.holds != holds) {
+      out.push_back("unit " + key + ": holds " + std::to_string(u.holds) + ", expected " + std::to_string(holds));
+    }
+    if (u.charge != charge) {
+      out.push_back("unit " + key + ": charge " + render(u.charge) + ", expected " + render(charge));
+    }
+    if (!holds) continue;
+    const auto path = s.quotas().path_of(actors::quota_name_of(eff));
+    for (size_t i = 0; i < path.size(); ++i) {
+      schema::add_to(used[path[i]], charge);
+      ++count[path[i]];
+      if (i == 0) schema::add_to(self[path[i]], charge);
+    }
+  }
+  for (const auto& name : s.quotas().names()) {
+    const actors::QuotaUsage usage = s.quotas().usage(name);
+    for (const auto* v : {&usage.used, &usage.self_used, &usage.children_used}) {
+      for (const auto& [r, n] : *v) {
+        if (n < 0) out.push_back("quota " + name + ": negative " + r + " " + std::to_string(n));
+      }
+    }
+    if (usage.used != used[name]) {
+      out.push_back("quota " + name + ": Used " + render(usage.used) + ", units hold " + render(used[name]));
+    }
+    if (usage.self_used != self[name]) {
+      out.push_back("quota " + name + ": SelfUsed " + render(usage.self_used) + ", units hold " + render(self[name]));
+    }
+    if (usage.count != count[name]) {
+      out.push_back("quota " + name + ": Count " + std::to_string(usage.count) + ", units holding " +
+                    std::to_string(count[name]));
+    }
+  }
+  return out;
+}
+
+// b) For every known quota outside `exempt` and every resource in its max: Used ≤ ⌊max × rate⌋.
+inline std::vector<std::string> over_admission_violations(const actors::Scheduler& s,
+                                                          const std::set<std::string>& exempt) {
+  std::vector<std::string> out;
+  for (const auto& name : s.quotas().names()) {
+    if (exempt.count(name)) continue;
+    const auto used = s.quotas().usage(name).used;
+    for (const auto& [r, max] : s.quotas().find(name)->max) {
+      const auto it = used.find(r);
+      const int64_t limit = quota_limit(max, s.config().oversell_rate_ppm);
+      if (it != used.end() && it->second > limit) {
+        out.push_back("quota " + name + ": Used " + r + " " + std::to_string(it->second) + " over its limit " +
+                      std::to_string(limit));
+      }
+    }
+  }
+  return out;
+}
+
+// c) OrderKey is a strict total order over the units, and each unit's key follows its object.
+inline std::vector<std::string> order_violations(const actors::Scheduler& s) {
+  std::vector<std::string> out;
+  std::vector<actors::OrderKey> keys;
+  for (const auto& [key, u] : s.units()) {
+    const actors::OrderKey expected{u.object.spec.priority.value_or(0),
+                                    u.object.metadata.creation_timestamp.value_or(0), key};
+    if (!(u.key == expected)) out.push_back("unit " + key + ": order key does not follow the object");
+    if (u.key < u.key) out.push_back("unit " + key + ": key sorts before itself");
+    keys.push_back(u.key);
+  }
+  std::sort(keys.begin(), keys.end());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    for (size_t j = i + 1; j < keys.size(); ++j) {
+      if (!(keys[i] < keys[j]) || keys[j] < keys[i]) {
+        out.push_back(keys[i].full_name + " and " + keys[j].full_name + " are not strictly ordered");
+      }
+    }
+  }
+  return out;
+}
+
+// Each queue's waiting set is exactly the keys of its waiting units, and its members the units
+// mapped to it; no unit waits without a queue.
+inline std::vector<std::string> queue_membership_violations(const actors::Scheduler& s) {
+  std::vector<std::string> out;
+  std::map<std::string, std::set<actors::OrderKey>> waiting;
+  std::map<std::string, std::set<std::string>> members;
+  for (const auto& [key, u] : s.units()) {
+    if (!s.queues().count(u.quota)) {
+      if (u.waiting) out.push_back("unit " + key + " waits without a queue");
+      continue;
+    }
+    members[u.quota].insert(key);
+    if (u.waiting) waiting[u.quota].insert(u.key);
+  }
+  for (const auto& [name, q] : s.queues()) {
+    if (q.waiting != waiting[name]) out.push_back("queue " + name + ": waiting set differs from its waiting units");
+    if (q.members != members[name]) out.push_back("queue " + name + ": members differ from the units mapped to it");
+  }
+  return out;
+}
+
+}  // namespace koordq::testing
