@@ -14,7 +14,9 @@ enum class ObjectKind { kQueueUnit, kQueue, kElasticQuota };
 
 using WatchedObject = std::variant<QueueUnit, Queue, ElasticQuota>;
 
-inline ObjectKind kind_of(const WatchedObject& o) { return static_cast<ObjectKind>(o.index()); }
+inline ObjectKind kind_of(const WatchedObject& o) {
+  return static_cast<ObjectKind>(o.index());
+}
 const ObjectMeta& meta_of(const WatchedObject& o);
 
 // "QueueUnit", "Queue", "ElasticQuota"
