@@ -41,8 +41,23 @@ inline std::vector<std::string> accounting_violations(const actors::Scheduler& s
   std::map<std::string, int64_t> count;
   for (const auto& [key, u] : s.units()) {
     const schema::QueueUnit eff = effective_unit(u);
-    const bool holds = actors::holds_quota(eff);
-    const schema::ResourceVector charge = holds ? actors::charge_of(eff) : schema::ResourceVector{};
+    bool holds = actors::holds_quota(eff);
+    schema::ResourceVector charge = holds ? actors::charge_of(eff) : schema::ResourceVector{};
+    // While a decided write is unanswered, the unit is charged the larger of what the write sets
+    // and what the server last confirmed: reservations count at once, releases once they land.
+    if (u.pending_status && u.pending_written_rv.empty()) {
+      schema::QueueUnit confirmed = u.object;
+      if (u.landed_status) confirmed.status = *u.landed_status;
+      if (actors::holds_quota(confirmed)) {
+        const schema::ResourceVector held = actors::charge_of(confirmed);
+        if (!holds) {
+          holds = true;
+          charge = held;
+        } else {
+          for (const auto& [r, v] : held) charge[r] = std::max(charge[r], v);
+        }
+      }
+    }
     if (u.holds != holds) {
       out.push_back("unit " + key + ": holds " + std::to_string(u.holds) + ", expected " + std::to_string(holds));
     }

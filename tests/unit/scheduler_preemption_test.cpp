@@ -166,6 +166,9 @@ TEST(SchedulerAdmissionChecks, a_rejected_check_backs_off_and_releases_the_quota
   ASSERT_EQ(failed.size(), 1u);
   EXPECT_EQ(failed[0]->status_patch->phase, "TimeoutBackoff");
   EXPECT_EQ(failed[0]->status_patch->admissions, std::vector<schema::Admission>{});
+  // The release counts once its write lands, never before (a failed write would hold again).
+  EXPECT_EQ(d.s.quotas().usage("q").used.at("cpu"), 1000);
+  d.outcome(*failed[0], actors::OutcomeResult::kSuccess, "103");
   EXPECT_TRUE(d.s.quotas().usage("q").used.empty());
 }
 
