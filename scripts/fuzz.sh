@@ -19,4 +19,4 @@ cp -r "tests/fuzz/corpus/${target}/." "$work/"
 dict=()
 [ -f "tests/fuzz/${target}.dict" ] && dict=(-dict="tests/fuzz/${target}.dict")
 echo "fuzzing ${target} for ${seconds}s; corpus in ${work}"
-exec "build-fuzz/fuzz_${target}" -max_total_time="$seconds" -print_final_stats=1 "${dict[@]}" "$work"
+exec "build-fuzz/tests/fuzz_${target}" -max_total_time="$seconds" -print_final_stats=1 "${dict[@]}" "$work"
