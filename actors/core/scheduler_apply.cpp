@@ -232,7 +232,6 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
         fresh.object = unit;
         fresh.enqueued_at = unit.metadata.creation_timestamp.value_or(now_);
         fresh.attempts = unit.status.attempts;
-        fresh.quota.clear();
         it = units_.emplace(key, std::move(fresh)).first;
         refresh_unit(key, false);
         return;
@@ -257,7 +256,6 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
       }
       if (unit.spec.active.value_or(true)) u.deactivation_due = false;
       refresh_unit(key, spec_changed);
-      // A victim whose replicas were all given back, or that left, ends its part in the round.
       return;
     }
     case schema::ObjectKind::kQueue: {

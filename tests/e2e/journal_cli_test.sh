@@ -6,30 +6,8 @@ set -uo pipefail
 
 koordq="$(readlink -f "${1:?usage: journal_cli_test.sh path/to/koordq FIXTURES_DIR}")"
 fixtures="$(readlink -f "${2:?usage: journal_cli_test.sh path/to/koordq FIXTURES_DIR}")"
-scratch="$(mktemp -d "${TMPDIR:-/tmp}/koordq-journal-e2e.XXXXXX")"
-trap 'rm -rf "$scratch"' EXIT
-
-passed=0
-failed=0
-out="$scratch/stdout"
-err="$scratch/stderr"
-pass() { passed=$((passed + 1)); }
-fail() {
-  failed=$((failed + 1))
-  echo "FAIL: $*"
-  sed 's/^/  stdout: /' "$out" | head -n 5
-  sed 's/^/  stderr: /' "$err" | head -n 5
-}
-run() {
-  (cd "$scratch" && timeout 120 "$koordq" "$@") >"$out" 2>"$err"
-  code=$?
-}
-jq_true() { jq -e "$@" >/dev/null; }
-check() { # check DESCRIPTION CONDITION...
-  local what="$1"
-  shift
-  if "$@"; then pass; else fail "$what"; fi
-}
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 j="$scratch/journal"
 events="$scratch/events.json"
@@ -95,5 +73,4 @@ check "records before the malformed value stay" jq_true '.records == 4' "$out"
 run journal stat --journal-dir "$scratch/missing"
 check "a missing journal is exit 3" test "$code" -eq 3
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

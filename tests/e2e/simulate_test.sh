@@ -6,20 +6,9 @@
 set -uo pipefail
 
 koordq="$(readlink -f "${1:?usage: simulate_test.sh path/to/koordq}")"
-scratch="$(mktemp -d "${TMPDIR:-/tmp}/koordq-simulate-e2e.XXXXXX")"
-trap 'rm -rf "$scratch"' EXIT
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() {
-  failed=$((failed + 1))
-  echo "FAIL: $*"
-}
-check() {
-  local what="$1"
-  shift
-  if "$@" >/dev/null; then pass; else fail "$what"; fi
-}
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+
 simulate() { # simulate DIR SEED DURATION
   (cd "$scratch" && timeout 300 "$koordq" serve --simulate --simulate-clock virtual --seed "$2" \
     --simulate-duration "$3" --journal-dir "$1") >"$1.log" 2>&1
@@ -55,5 +44,4 @@ check "the restart continues the journal" jq -e --argjson n "$records_before" '.
   "$scratch/stat2.json"
 check "the continued journal verifies" test -n "$(head_of "$scratch/a")"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -1,0 +1,39 @@
+# Shared by the bash end-to-end tests: a scratch directory, pass/fail counting, checks, and the
+# closing `N passed, N failed` line. Source it after setting $koordq; it sets $scratch, $out, $err.
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/koordq-e2e.XXXXXX")"
+trap 'rm -rf "$scratch"' EXIT
+passed=0
+failed=0
+out="$scratch/stdout"
+err="$scratch/stderr"
+: >"$out"
+: >"$err"
+
+pass() { passed=$((passed + 1)); }
+fail() {
+  failed=$((failed + 1))
+  echo "FAIL: $*"
+  sed 's/^/  stdout: /' "$out" | head -n 5
+  sed 's/^/  stderr: /' "$err" | head -n 5
+}
+
+# run ARGS...: runs koordq in the scratch directory (at most 120 s) and sets $code.
+run() {
+  (cd "$scratch" && timeout 120 "$koordq" "$@") >"$out" 2>"$err"
+  code=$?
+}
+
+# check DESCRIPTION COMMAND...: passes when COMMAND succeeds (its output is discarded).
+check() {
+  local what="$1"
+  shift
+  if "$@" >/dev/null; then pass; else fail "$what"; fi
+}
+
+jq_true() { jq -e "$@" >/dev/null; }
+
+# The closing line the CI reads, and the exit status.
+finish() {
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+}
