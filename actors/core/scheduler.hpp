@@ -94,6 +94,15 @@ struct QueueState {
   std::optional<int64_t> next_publish;
 };
 
+// What a quota tree's round has decided so far: a later queue of the tree sees the earlier queues'
+// tentative reservations (design.md §3, behaviour.md §7.1). Trees never share quota, so each tree
+// starts from an empty one and trees can decide in parallel.
+struct TreeRound {
+  std::map<std::string, schema::ResourceVector> tentative;  // by quota label
+  std::set<std::string> decided;                            // units with a decision this round
+  std::set<std::string> admitted;                           // units admitted this round
+};
+
 class Scheduler {
  public:
   explicit Scheduler(DecisionConfig config = {}) : config_(std::move(config)) {}
@@ -105,8 +114,15 @@ class Scheduler {
   void apply_role_acquired();
   void apply_round(uint64_t round_seq, const std::vector<Decision>& decisions);
 
-  // The decisions of one round at the current time (leader only).
+  // The decisions of one round at the current time (leader only): the trees' decisions in
+  // tree-name order, then the unmapped units'. Equal to composing the three parts below, which
+  // the round coordinators run in parallel.
   std::vector<Decision> decide() const;
+  // Quota tree → its queues in name order.
+  std::map<std::string, std::vector<std::string>> round_trees() const;
+  std::vector<Decision> decide_tree(const std::vector<std::string>& queues) const;
+  void decide_queue(const std::string& queue, TreeRound& round, std::vector<Decision>& out) const;
+  std::vector<Decision> decide_unmapped() const;
   // The earliest time a round could decide something it cannot decide now.
   std::optional<int64_t> next_deadline() const;
 

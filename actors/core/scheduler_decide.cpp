@@ -15,13 +15,6 @@ constexpr int64_t kQueueNotFoundGrace = 10 * kSecond;
 constexpr int64_t kBlockRetryWait = 5 * kSecond;
 constexpr int64_t kThreeMinutes = 180 * kSecond;
 
-// What the round has decided so far: later queues of a tree see earlier reservations (§7.1).
-struct RoundScratch {
-  std::map<std::string, schema::ResourceVector> tentative;  // by quota label
-  std::set<std::string> decided;                            // units with a decision this round
-  std::set<std::string> admitted;                           // units admitted this round
-};
-
 schema::QueueUnit effective_object(const UnitState& u) {
   schema::QueueUnit eff = u.object;
   eff.status = u.status();
@@ -49,7 +42,8 @@ bool covers(const schema::ResourceVector& have, const schema::ResourceVector& ne
 
 class RoundBuilder {
  public:
-  RoundBuilder(const Scheduler& s, std::vector<Decision>& out) : s_(s), out_(out) {}
+  RoundBuilder(const Scheduler& s, TreeRound& scratch, std::vector<Decision>& out)
+      : s_(s), out_(out), scratch_(scratch) {}
 
   void queue(const QueueState& q) {
     queue_events(q);
@@ -390,7 +384,7 @@ class RoundBuilder {
 
   const Scheduler& s_;
   std::vector<Decision>& out_;
-  mutable RoundScratch scratch_;
+  TreeRound& scratch_;
 };
 
 schema::QueueItemDetails queue_item_details(const Scheduler& s, const QueueState& q,
@@ -435,15 +429,40 @@ const char* decision_kind_name(DecisionKind kind) {
   return i < std::size(kNames) ? kNames[i] : "unknown";
 }
 
+std::map<std::string, std::vector<std::string>> Scheduler::round_trees() const {
+  std::map<std::string, std::vector<std::string>> trees;
+  for (const auto& [name, q] : queues_) trees[quotas_.tree_of(name)].push_back(name);
+  return trees;
+}
+
+void Scheduler::decide_queue(const std::string& queue, TreeRound& round, std::vector<Decision>& out) const {
+  const auto it = queues_.find(queue);
+  if (it == queues_.end()) return;
+  RoundBuilder(*this, round, out).queue(it->second);
+}
+
+std::vector<Decision> Scheduler::decide_tree(const std::vector<std::string>& queues) const {
+  std::vector<Decision> out;
+  TreeRound round;
+  for (const auto& name : queues) decide_queue(name, round, out);
+  return out;
+}
+
+std::vector<Decision> Scheduler::decide_unmapped() const {
+  std::vector<Decision> out;
+  TreeRound round;
+  RoundBuilder(*this, round, out).unmapped_units();
+  return out;
+}
+
 std::vector<Decision> Scheduler::decide() const {
   std::vector<Decision> out;
-  RoundBuilder round(*this, out);
-  std::map<std::string, std::vector<const QueueState*>> trees;
-  for (const auto& [name, q] : queues_) trees[quotas_.tree_of(name)].push_back(&q);
-  for (const auto& [tree, queues] : trees) {
-    for (const auto* q : queues) round.queue(*q);
+  for (const auto& [tree, queues] : round_trees()) {
+    auto part = decide_tree(queues);
+    out.insert(out.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
   }
-  round.unmapped_units();
+  auto unmapped = decide_unmapped();
+  out.insert(out.end(), std::make_move_iterator(unmapped.begin()), std::make_move_iterator(unmapped.end()));
   return out;
 }
 
