@@ -1,0 +1,84 @@
+#include "actors/runtime/decision_engine.hpp"
+
+#include <thread>
+
+#include "actors/runtime/messages.hpp"
+#include "actors/runtime/router.hpp"
+
+namespace koordq::actors::runtime {
+namespace {
+
+size_t thread_count(size_t requested) {
+  if (requested > 0) return requested;
+  return std::max<size_t>(1, std::thread::hardware_concurrency());
+}
+
+struct EngineConfig : caf::actor_system_config {
+  explicit EngineConfig(size_t threads) {
+    set("scheduler.max-threads", threads);
+    // Idle workers sleep instead of spinning: the round is short and the machine is shared.
+    set("work-stealing.aggressive-poll-attempts", 10);
+    set("work-stealing.moderate-poll-attempts", 50);
+  }
+};
+
+}  // namespace
+
+struct DecisionEngine::Impl {
+  explicit Impl(size_t threads) : config(threads), system(config), self(system) {}
+  EngineConfig config;
+  caf::actor_system system;
+  caf::scoped_actor self;
+  caf::actor router;
+};
+
+DecisionEngine::DecisionEngine(EngineOptions options, Scheduler initial, uint64_t applied_seq)
+    : threads_(thread_count(options.threads)), applied_seq_(applied_seq) {
+  next_deadline_ = initial.next_deadline();
+  impl_ = std::make_unique<Impl>(threads_);
+  impl_->router = impl_->system.spawn(router, std::move(initial), applied_seq, std::move(options.observe_latency));
+}
+
+DecisionEngine::~DecisionEngine() {
+  impl_->self->send_exit(impl_->router, caf::exit_reason::user_shutdown);
+}
+
+Status DecisionEngine::apply(std::vector<journal::StoredRecord> records) {
+  std::optional<Error> failure;
+  impl_->self
+      ->request(impl_->router, caf::infinite, apply_atom::value,
+                RecordBatch{std::make_shared<const std::vector<journal::StoredRecord>>(std::move(records))})
+      .receive(
+          [&](ApplyReport& report) {
+            applied_seq_ = report.applied_seq;
+            next_deadline_ = report.next_deadline;
+            if (report.error) failure = make_error(*report.error);
+          },
+          [&](caf::error& err) { failure = make_error("decision router: " + impl_->system.render(err)); });
+  if (failure) return *failure;
+  return ok_status();
+}
+
+Result<std::vector<Decision>> DecisionEngine::decide() {
+  std::optional<Error> failure;
+  std::vector<Decision> out;
+  impl_->self->request(impl_->router, caf::infinite, decide_atom::value)
+      .receive([&](DecisionList& list) { out = std::move(list.decisions); },
+               [&](caf::error& err) { failure = make_error("decide round: " + impl_->system.render(err)); });
+  if (failure) return *failure;
+  return out;
+}
+
+void DecisionEngine::read_state(const std::function<void(const Scheduler&, uint64_t)>& read) {
+  impl_->self->request(impl_->router, caf::infinite, inspect_atom::value, StateProbe{read})
+      .receive([] {}, [](caf::error&) {});
+}
+
+std::optional<QuotaView> DecisionEngine::quota(const std::string& name) {
+  std::optional<QuotaView> out;
+  impl_->self->request(impl_->router, caf::infinite, get_atom::value, name)
+      .receive([&](QuotaView& view) { out = std::move(view); }, [](caf::error&) {});
+  return out;
+}
+
+}  // namespace koordq::actors::runtime

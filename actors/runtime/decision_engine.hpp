@@ -1,0 +1,62 @@
+// The decision actors as one object (design.md §4): an actor system with `threads` workers, the
+// router and, behind it, the quota, queue and tree-coordinator actors. Callers outside the actor
+// world (the serve loop, replay, tests, benchmarks) drive it synchronously: apply the records the
+// sequencer made durable, then run the round. Given the same records, every thread count gives
+// the same rounds (design.md §3).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "actors/core/decision.hpp"
+#include "actors/core/scheduler.hpp"
+#include "actors/runtime/queue_actor.hpp"
+#include "base/result.hpp"
+#include "journal/stored_record.hpp"
+
+namespace koordq::actors::runtime {
+
+struct QuotaView;
+
+struct EngineOptions {
+  size_t threads = 0;  // actor worker threads; 0: one per core
+  LatencyObserver observe_latency;
+};
+
+class DecisionEngine {
+ public:
+  // Starts from `initial`, the state after record `applied_seq` (a fresh Scheduler and 0, or a
+  // restored snapshot).
+  DecisionEngine(EngineOptions options, Scheduler initial, uint64_t applied_seq = 0);
+  ~DecisionEngine();
+  DecisionEngine(const DecisionEngine&) = delete;
+  DecisionEngine& operator=(const DecisionEngine&) = delete;
+
+  // Folds records in seq order; records at or below the applied seq are skipped. On a record
+  // that does not apply, the state stays at the record before it and the Error names it.
+  Status apply(std::vector<journal::StoredRecord> records);
+  // One decide round on the current state.
+  Result<std::vector<Decision>> decide();
+
+  uint64_t applied_seq() const { return applied_seq_; }
+  // The earliest time a round could decide something it cannot decide now (as of the last apply).
+  std::optional<int64_t> next_deadline() const { return next_deadline_; }
+  // Runs `read` on the router's state (blocking); for projections and snapshots.
+  void read_state(const std::function<void(const Scheduler&, uint64_t applied_seq)>& read);
+  // A quota actor's copy of its quota, or nullopt when no quota has that name.
+  std::optional<QuotaView> quota(const std::string& name);
+  size_t threads() const { return threads_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  size_t threads_;
+  uint64_t applied_seq_;
+  std::optional<int64_t> next_deadline_;
+};
+
+}  // namespace koordq::actors::runtime

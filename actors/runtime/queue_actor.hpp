@@ -1,0 +1,18 @@
+// One actor per Queue (design.md §4): decides its queue's part of a tree's round on the round's
+// read-only state, and times that work for job_scheduling_algorithm_latency (a process-local
+// measurement that never enters a record).
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <caf/all.hpp>
+
+namespace koordq::actors::runtime {
+
+// Called with the queue name and the wall-clock seconds its part of a round took.
+using LatencyObserver = std::function<void(const std::string& queue, double seconds)>;
+
+caf::behavior queue_actor(caf::event_based_actor* self, std::string queue, LatencyObserver observe);
+
+}  // namespace koordq::actors::runtime

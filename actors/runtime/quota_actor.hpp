@@ -1,0 +1,19 @@
+// One actor per ElasticQuota (design.md §4): holds the quota's place in the tree and its
+// accounting as of the router's last applied batch, and hands out that copy (with its seq) to
+// projections, so readers never touch the scheduling state.
+#pragma once
+
+#include <caf/all.hpp>
+
+#include "actors/runtime/messages.hpp"
+
+namespace koordq::actors::runtime {
+
+struct QuotaActorState {
+  QuotaView view;
+  static inline const char* name = "koordq.quota";
+};
+
+caf::behavior quota_actor(caf::stateful_actor<QuotaActorState>* self, QuotaView initial);
+
+}  // namespace koordq::actors::runtime
