@@ -1,11 +1,13 @@
-# koordq_wire: the Cap'n Proto schemas of records, snapshots and the model, and model ↔ Cap'n Proto.
+# koordq_wire: the Cap'n Proto schemas of records, snapshots (and the decision state's parts) and the model,
+# and model ↔ Cap'n Proto.
 # Generated headers are included as "schema/<name>.capnp.h" from ${CMAKE_BINARY_DIR}.
 set(CAPNPC_SRC_PREFIX ${CMAKE_SOURCE_DIR})
 set(CAPNPC_OUTPUT_DIR ${CMAKE_BINARY_DIR})
 capnp_generate_cpp(KOORDQ_WIRE_CAPNP_SRCS KOORDQ_WIRE_CAPNP_HDRS
   ${CMAKE_CURRENT_LIST_DIR}/model.capnp
   ${CMAKE_CURRENT_LIST_DIR}/record.capnp
-  ${CMAKE_CURRENT_LIST_DIR}/snapshot.capnp)
+  ${CMAKE_CURRENT_LIST_DIR}/snapshot.capnp
+  ${CMAKE_CURRENT_LIST_DIR}/state.capnp)
 unset(CAPNPC_SRC_PREFIX)
 unset(CAPNPC_OUTPUT_DIR)
 

@@ -18,6 +18,9 @@ ObjectMeta read_object_meta(wire::ObjectMeta::Reader in);
 
 void write_queue_unit(wire::QueueUnit::Builder out, const QueueUnit& unit);
 QueueUnit read_queue_unit(wire::QueueUnit::Reader in);
+// A status on its own: the decision state's pending and landed writes (state.capnp).
+void write_queue_unit_status(wire::QueueUnitStatus::Builder out, const QueueUnitStatus& status);
+QueueUnitStatus read_queue_unit_status(wire::QueueUnitStatus::Reader in);
 
 void write_queue(wire::Queue::Builder out, const Queue& queue);
 Queue read_queue(wire::Queue::Reader in);

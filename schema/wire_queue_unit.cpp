@@ -167,4 +167,12 @@ QueueUnit read_queue_unit(wire::QueueUnit::Reader in) {
                    .status = read_status(in.getStatus())};
 }
 
+void write_queue_unit_status(wire::QueueUnitStatus::Builder out, const QueueUnitStatus& status) {
+  write_status(out, status);
+}
+
+QueueUnitStatus read_queue_unit_status(wire::QueueUnitStatus::Reader in) {
+  return read_status(in);
+}
+
 }  // namespace koordq::schema

@@ -95,6 +95,8 @@ class QuotaTree {
   bool operator==(const QuotaTree&) const = default;
 
  private:
+  friend class StateSnapshotCodec;  // actors/wire/state_snapshot.cpp: snapshot and restore
+
   void rebuild_usage();
   const std::string* effective_namespace(const std::string& name) const;
 

@@ -143,6 +143,8 @@ class Scheduler {
   void remap_queue(const std::string& queue_name);
   QueueState* queue_of(const UnitState& u);
 
+  friend class StateSnapshotCodec;  // actors/wire/state_snapshot.cpp: snapshot and restore
+
   DecisionConfig config_;
   int64_t now_ = 0;
   std::map<std::string, UnitState> units_;    // "<ns>/<name>"

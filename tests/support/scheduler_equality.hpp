@@ -33,6 +33,8 @@ inline void compare_units(Diff& diff, const std::string& key, const actors::Unit
   KOORDQ_UNIT_FIELD(pending_status);
   KOORDQ_UNIT_FIELD(pending_written_rv);
   KOORDQ_UNIT_FIELD(pending_decision_seq);
+  KOORDQ_UNIT_FIELD(landed_status);
+  KOORDQ_UNIT_FIELD(landed_rv);
   KOORDQ_UNIT_FIELD(quota);
   KOORDQ_UNIT_FIELD(phase);
   KOORDQ_UNIT_FIELD(holds);

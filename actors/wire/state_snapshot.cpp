@@ -1,0 +1,626 @@
+#include "actors/wire/state_snapshot.hpp"
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include <capnp/message.h>
+#include <capnp/serialize.h>
+
+#include "schema/snapshot.capnp.h"
+#include "schema/state.capnp.h"
+#include "schema/wire_codec.hpp"
+#include "schema/wire_fields.hpp"
+#include "schema/wire_message.hpp"
+#include "schema/wire_schema_version.hpp"
+
+namespace koordq::actors {
+namespace {
+
+namespace st = wire::state;
+using schema::wire_fields::read_optional;
+using schema::wire_fields::read_resource_list;
+using schema::wire_fields::text;
+using schema::wire_fields::to_string;
+using schema::wire_fields::write_resource_list;
+using schema::wire_fields::write_string_map;
+
+constexpr char kRouterPart[] = "router";
+constexpr std::string_view kQueuePrefix = "queue/";
+constexpr std::string_view kQuotaPrefix = "quota/";
+
+// A payload that decodes but does not make a state (a duplicate key, an unknown enumerant):
+// thrown inside the decoder, turned into an Error at its edge like kj::Exception.
+class BadSnapshot : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void bad(const std::string& what) {
+  throw BadSnapshot(what);
+}
+
+template <class Map, class Key, class Value>
+void insert_unique(Map& map, Key&& key, Value&& value, const char* what) {
+  const auto [it, inserted] = map.emplace(std::forward<Key>(key), std::forward<Value>(value));
+  if (!inserted) bad(std::string("duplicate ") + what + " " + it->first);
+}
+
+template <class Set, class Key>
+void insert_unique(Set& set, Key&& key, const char* what) {
+  if (!set.insert(std::forward<Key>(key)).second) bad(std::string("duplicate ") + what);
+}
+
+// --- scalars and small structs -----------------------------------------------------------------
+
+static_assert(static_cast<int>(st::Phase::SCHED_FAILED) == static_cast<int>(Phase::kSchedFailed) &&
+                  static_cast<int>(st::Phase::ENQUEUED) == static_cast<int>(Phase::kEnqueued),
+              "state.capnp Phase follows actors::Phase");
+static_assert(static_cast<int>(st::QueuePolicy::UNSUPPORTED) == static_cast<int>(QueuePolicy::kUnsupported) &&
+                  static_cast<int>(st::QueuePolicy::PRIORITY) == static_cast<int>(QueuePolicy::kPriority),
+              "state.capnp QueuePolicy follows actors::QueuePolicy");
+
+st::Phase to_wire(Phase phase) {
+  return static_cast<st::Phase>(static_cast<uint16_t>(phase));
+}
+
+Phase from_wire(st::Phase phase) {
+  const auto v = static_cast<uint16_t>(phase);
+  if (v > static_cast<uint16_t>(Phase::kSchedFailed)) bad("unknown phase " + std::to_string(v));
+  return static_cast<Phase>(v);
+}
+
+st::QueuePolicy to_wire(QueuePolicy policy) {
+  return static_cast<st::QueuePolicy>(static_cast<uint16_t>(policy));
+}
+
+QueuePolicy from_wire(st::QueuePolicy policy) {
+  const auto v = static_cast<uint16_t>(policy);
+  if (v > static_cast<uint16_t>(QueuePolicy::kUnsupported)) bad("unknown queue policy " + std::to_string(v));
+  return static_cast<QueuePolicy>(v);
+}
+
+template <class Group>
+void write_optional_int(Group group, const std::optional<int64_t>& v) {
+  if (v) {
+    group.setValue(*v);
+  } else {
+    group.setAbsent();
+  }
+}
+
+template <class Group>
+void write_optional_text(Group group, const std::optional<std::string>& v) {
+  if (v) {
+    group.setValue(text(*v));
+  } else {
+    group.setAbsent();
+  }
+}
+
+template <class Group>
+std::optional<std::string> read_optional_text(Group group) {
+  if (group.isValue()) return to_string(group.getValue());
+  return std::nullopt;
+}
+
+void write_vector(capnp::List<st::ResourceAmount>::Builder out, const schema::ResourceVector& v) {
+  unsigned i = 0;
+  for (const auto& [name, amount] : v) {
+    out[i].setName(text(name));
+    out[i].setAmount(amount);
+    ++i;
+  }
+}
+
+schema::ResourceVector read_vector(capnp::List<st::ResourceAmount>::Reader in) {
+  schema::ResourceVector v;
+  for (auto e : in) insert_unique(v, to_string(e.getName()), e.getAmount(), "resource");
+  return v;
+}
+
+void write_order_key(st::OrderKey::Builder out, const OrderKey& key) {
+  out.setPriority(key.priority);
+  out.setCreation(key.creation);
+  out.setFullName(text(key.full_name));
+}
+
+OrderKey read_order_key(st::OrderKey::Reader in) {
+  return OrderKey{in.getPriority(), in.getCreation(), to_string(in.getFullName())};
+}
+
+void write_texts(capnp::List<capnp::Text>::Builder out, const std::set<std::string>& values) {
+  unsigned i = 0;
+  for (const auto& v : values) out.set(i++, text(v));
+}
+
+std::set<std::string> read_texts(capnp::List<capnp::Text>::Reader in, const char* what) {
+  std::set<std::string> out;
+  for (auto t : in) insert_unique(out, to_string(t), what);
+  return out;
+}
+
+void write_config(st::DecisionConfig::Builder out, const DecisionConfig& c) {
+  out.setOversellRatePpm(c.oversell_rate_ppm);
+  out.setInitialBackoffNanos(c.initial_backoff_nanos);
+  out.setMaxBackoffNanos(c.max_backoff_nanos);
+  out.setScheduleSuspendNanos(c.schedule_suspend_nanos);
+  out.setReclaimProtectNanos(c.reclaim_protect_nanos);
+  out.setQueueNamespace(text(c.queue_namespace));
+  out.setQueueItemsMax(c.queue_items_max);
+}
+
+DecisionConfig read_config(st::DecisionConfig::Reader in) {
+  DecisionConfig c;
+  c.oversell_rate_ppm = in.getOversellRatePpm();
+  c.initial_backoff_nanos = in.getInitialBackoffNanos();
+  c.max_backoff_nanos = in.getMaxBackoffNanos();
+  c.schedule_suspend_nanos = in.getScheduleSuspendNanos();
+  c.reclaim_protect_nanos = in.getReclaimProtectNanos();
+  c.queue_namespace = to_string(in.getQueueNamespace());
+  c.queue_items_max = in.getQueueItemsMax();
+  return c;
+}
+
+std::string describe(const DecisionConfig& c) {
+  return "oversell-rate-ppm=" + std::to_string(c.oversell_rate_ppm) +
+         " initial-backoff-ns=" + std::to_string(c.initial_backoff_nanos) +
+         " max-backoff-ns=" + std::to_string(c.max_backoff_nanos) +
+         " schedule-suspend-ns=" + std::to_string(c.schedule_suspend_nanos) +
+         " reclaim-protect-ns=" + std::to_string(c.reclaim_protect_nanos) + " queue-namespace=" + c.queue_namespace +
+         " queue-items-max=" + std::to_string(c.queue_items_max);
+}
+
+// --- units ---------------------------------------------------------------------------------------
+
+void write_unit(st::UnitState::Builder out, const std::string& key, const UnitState& u) {
+  out.setKey(text(key));
+  schema::write_queue_unit(out.initObject(), u.object);
+  if (u.pending_status) {
+    schema::write_queue_unit_status(out.getPendingStatus().initValue(), *u.pending_status);
+  } else {
+    out.getPendingStatus().setAbsent();
+  }
+  out.setPendingWrittenRv(text(u.pending_written_rv));
+  out.setPendingDecisionSeq(u.pending_decision_seq);
+  if (u.landed_status) {
+    schema::write_queue_unit_status(out.getLandedStatus().initValue(), *u.landed_status);
+  } else {
+    out.getLandedStatus().setAbsent();
+  }
+  out.setLandedRv(text(u.landed_rv));
+
+  out.setQuota(text(u.quota));
+  out.setPhase(to_wire(u.phase));
+  out.setHolds(u.holds);
+  write_vector(out.initCharge(u.charge.size()), u.charge);
+  out.setWaiting(u.waiting);
+  out.setAssumed(u.assumed);
+  write_order_key(out.initOrderKey(), u.key);
+
+  out.setFailures(u.failures);
+  write_optional_int(out.getBackoffUntil(), u.backoff_until);
+  out.setAttempts(u.attempts);
+  out.setCapacityChanged(u.capacity_changed);
+
+  write_optional_int(out.getUnmappedSince(), u.unmapped_since);
+  out.setQueueNotFoundReported(u.queue_not_found_reported);
+  out.setEnqueuedAt(u.enqueued_at);
+  out.setDequeuedOnce(u.dequeued_once);
+  out.setDeactivationDue(u.deactivation_due);
+  write_optional_int(out.getRunningSince(), u.running_since);
+  out.setMaxExecReported(u.max_exec_reported);
+  if (u.phase_event_due) {
+    out.getPhaseEventDue().setValue(to_wire(*u.phase_event_due));
+  } else {
+    out.getPhaseEventDue().setAbsent();
+  }
+}
+
+std::pair<std::string, UnitState> read_unit(st::UnitState::Reader in) {
+  UnitState u;
+  std::string key = to_string(in.getKey());
+  u.object = schema::read_queue_unit(in.getObject());
+  if (auto p = in.getPendingStatus(); p.isValue()) u.pending_status = schema::read_queue_unit_status(p.getValue());
+  u.pending_written_rv = to_string(in.getPendingWrittenRv());
+  u.pending_decision_seq = in.getPendingDecisionSeq();
+  if (auto l = in.getLandedStatus(); l.isValue()) u.landed_status = schema::read_queue_unit_status(l.getValue());
+  u.landed_rv = to_string(in.getLandedRv());
+
+  u.quota = to_string(in.getQuota());
+  u.phase = from_wire(in.getPhase());
+  u.holds = in.getHolds();
+  u.charge = read_vector(in.getCharge());
+  u.waiting = in.getWaiting();
+  u.assumed = in.getAssumed();
+  u.key = read_order_key(in.getOrderKey());
+
+  u.failures = in.getFailures();
+  u.backoff_until = read_optional(in.getBackoffUntil());
+  u.attempts = in.getAttempts();
+  u.capacity_changed = in.getCapacityChanged();
+
+  u.unmapped_since = read_optional(in.getUnmappedSince());
+  u.queue_not_found_reported = in.getQueueNotFoundReported();
+  u.enqueued_at = in.getEnqueuedAt();
+  u.dequeued_once = in.getDequeuedOnce();
+  u.deactivation_due = in.getDeactivationDue();
+  u.running_since = read_optional(in.getRunningSince());
+  u.max_exec_reported = in.getMaxExecReported();
+  if (auto p = in.getPhaseEventDue(); p.isValue()) u.phase_event_due = from_wire(p.getValue());
+  return {std::move(key), std::move(u)};
+}
+
+using UnitEntry = const std::pair<const std::string, UnitState>*;
+
+void write_units(capnp::List<st::UnitState>::Builder out, const std::vector<UnitEntry>& units) {
+  unsigned i = 0;
+  for (const auto* entry : units) write_unit(out[i++], entry->first, entry->second);
+}
+
+void read_units(capnp::List<st::UnitState>::Reader in, std::map<std::string, UnitState>& into) {
+  for (auto u : in) {
+    auto [key, state] = read_unit(u);
+    insert_unique(into, std::move(key), std::move(state), "unit");
+  }
+}
+
+// --- queues --------------------------------------------------------------------------------------
+
+void write_settings(st::QueueSettings::Builder out, const QueueSettings& s) {
+  out.setPolicy(to_wire(s.policy));
+  out.setPolicyText(text(s.policy_text));
+  out.setMaxDepth(s.max_depth);
+  out.setWaitForPodsRunning(s.wait_for_pods_running);
+  out.setPreemptionEnabled(s.preemption_enabled);
+  out.setRefreshIntervalNanos(s.refresh_interval_nanos);
+  write_optional_text(out.getInvalidRefreshInterval(), s.invalid_refresh_interval);
+  out.setShowQueueItems(s.show_queue_items);
+}
+
+QueueSettings read_settings(st::QueueSettings::Reader in) {
+  QueueSettings s;
+  s.policy = from_wire(in.getPolicy());
+  s.policy_text = to_string(in.getPolicyText());
+  s.max_depth = in.getMaxDepth();
+  s.wait_for_pods_running = in.getWaitForPodsRunning();
+  s.preemption_enabled = in.getPreemptionEnabled();
+  s.refresh_interval_nanos = in.getRefreshIntervalNanos();
+  s.invalid_refresh_interval = read_optional_text(in.getInvalidRefreshInterval());
+  s.show_queue_items = in.getShowQueueItems();
+  return s;
+}
+
+void write_queue(st::QueuePart::Builder out, const std::string& name, const QueueState& q,
+                 const std::vector<UnitEntry>& units) {
+  out.setName(text(name));
+  schema::write_queue(out.initObject(), q.object);
+  write_settings(out.initSettings(), q.settings);
+  {
+    auto waiting = out.initWaiting(q.waiting.size());
+    unsigned i = 0;
+    for (const auto& key : q.waiting) write_order_key(waiting[i++], key);
+  }
+  if (q.cursor) {
+    write_order_key(out.getCursor().initValue(), *q.cursor);
+  } else {
+    out.getCursor().setHead();
+  }
+  out.setLastReset(q.last_reset);
+  write_optional_int(out.getLastAttempt(), q.last_attempt);
+  out.setLastTried(text(q.last_tried));
+  out.setLastActivity(q.last_activity);
+  write_texts(out.initMembers(q.members.size()), q.members);
+  write_string_map(out.initBlocked(q.blocked.size()), q.blocked);
+  {
+    auto victims = out.initVictims(q.victims.size());
+    unsigned i = 0;
+    for (const auto& [key, replicas] : q.victims) {
+      victims[i].setKey(text(key));
+      victims[i].setValue(replicas);
+      ++i;
+    }
+  }
+  write_texts(out.initAddQueueFailReported(q.add_queue_fail_reported.size()), q.add_queue_fail_reported);
+  write_texts(out.initInvalidIntervalReported(q.invalid_interval_reported.size()), q.invalid_interval_reported);
+  if (q.last_published) {
+    schema::write_queue_item_details(out.getLastPublished().initValue(), *q.last_published);
+  } else {
+    out.getLastPublished().setAbsent();
+  }
+  write_optional_int(out.getNextPublish(), q.next_publish);
+  write_units(out.initUnits(units.size()), units);
+}
+
+std::pair<std::string, QueueState> read_queue(st::QueuePart::Reader in, std::map<std::string, UnitState>& units) {
+  QueueState q;
+  std::string name = to_string(in.getName());
+  q.object = schema::read_queue(in.getObject());
+  q.settings = read_settings(in.getSettings());
+  for (auto key : in.getWaiting()) insert_unique(q.waiting, read_order_key(key), "waiting key");
+  if (auto c = in.getCursor(); c.isValue()) q.cursor = read_order_key(c.getValue());
+  q.last_reset = in.getLastReset();
+  q.last_attempt = read_optional(in.getLastAttempt());
+  q.last_tried = to_string(in.getLastTried());
+  q.last_activity = in.getLastActivity();
+  q.members = read_texts(in.getMembers(), "member");
+  for (auto e : in.getBlocked()) insert_unique(q.blocked, to_string(e.getKey()), to_string(e.getValue()), "block");
+  for (auto e : in.getVictims()) insert_unique(q.victims, to_string(e.getKey()), e.getValue(), "victim");
+  q.add_queue_fail_reported = read_texts(in.getAddQueueFailReported(), "add-queue-fail report");
+  q.invalid_interval_reported = read_texts(in.getInvalidIntervalReported(), "invalid-interval report");
+  if (auto p = in.getLastPublished(); p.isValue()) q.last_published = schema::read_queue_item_details(p.getValue());
+  q.next_publish = read_optional(in.getNextPublish());
+  read_units(in.getUnits(), units);
+  return {std::move(name), std::move(q)};
+}
+
+// --- quotas --------------------------------------------------------------------------------------
+
+void write_quota_object(st::QuotaObject::Builder out, const std::string& namespace_key, const QuotaInfo& info) {
+  out.setNamespaceKey(text(namespace_key));
+  schema::write_elastic_quota(out.initObject(), info.object);
+  out.setName(text(info.name));
+  out.setNamespace(text(info.namespace_));
+  out.setUid(text(info.uid));
+  out.setCreation(info.creation);
+  out.setParent(text(info.parent));
+  out.setQueuePolicy(text(info.queue_policy));
+  write_optional_text(out.getEnableAnnotation(), info.enable_annotation);
+  write_resource_list(out.initMaxRaw(info.max_raw.size()), info.max_raw);
+  write_resource_list(out.initMinRaw(info.min_raw.size()), info.min_raw);
+  write_vector(out.initMax(info.max.size()), info.max);
+  write_vector(out.initMin(info.min.size()), info.min);
+}
+
+std::pair<std::string, QuotaInfo> read_quota_object(st::QuotaObject::Reader in) {
+  QuotaInfo info;
+  std::string namespace_key = to_string(in.getNamespaceKey());
+  info.object = schema::read_elastic_quota(in.getObject());
+  info.name = to_string(in.getName());
+  info.namespace_ = to_string(in.getNamespace());
+  info.uid = to_string(in.getUid());
+  info.creation = in.getCreation();
+  info.parent = to_string(in.getParent());
+  info.queue_policy = to_string(in.getQueuePolicy());
+  info.enable_annotation = read_optional_text(in.getEnableAnnotation());
+  info.max_raw = read_resource_list(in.getMaxRaw());
+  info.min_raw = read_resource_list(in.getMinRaw());
+  info.max = read_vector(in.getMax());
+  info.min = read_vector(in.getMin());
+  return {std::move(namespace_key), std::move(info)};
+}
+
+void write_usage(st::QuotaUsage::Builder out, const QuotaUsage& u) {
+  write_vector(out.initSelfUsed(u.self_used.size()), u.self_used);
+  write_vector(out.initChildrenUsed(u.children_used.size()), u.children_used);
+  write_vector(out.initUsed(u.used.size()), u.used);
+  out.setCount(u.count);
+}
+
+QuotaUsage read_usage(st::QuotaUsage::Reader in) {
+  QuotaUsage u;
+  u.self_used = read_vector(in.getSelfUsed());
+  u.children_used = read_vector(in.getChildrenUsed());
+  u.used = read_vector(in.getUsed());
+  u.count = in.getCount();
+  return u;
+}
+
+// --- messages ------------------------------------------------------------------------------------
+
+std::string as_string(kj::ArrayPtr<const kj::byte> bytes) {
+  return std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
+}
+
+// One payload: a canonical message (one segment, no segment table) built by `fill`.
+template <class T, class Fill>
+std::string canonical_message(Fill&& fill) {
+  capnp::MallocMessageBuilder message;
+  auto root = message.initRoot<T>();
+  fill(root);
+  const auto words = capnp::canonicalize(root.asReader());
+  return as_string(words.asBytes());
+}
+
+// `decode(root)` on the payload of part `actor`; malformed bytes throw kj::Exception.
+template <class T, class Decode>
+void decode_payload(const std::string& actor, capnp::Data::Reader payload, Decode&& decode) {
+  auto message =
+      wire::FlatMessage::open_segment(std::string_view(reinterpret_cast<const char*>(payload.begin()), payload.size()));
+  if (!message) bad("part " + actor + ": " + message.message());
+  try {
+    decode(message->template root<T>());
+  } catch (const kj::Exception& e) {
+    bad("part " + actor + ": malformed: " + wire::describe(e));
+  }
+}
+
+}  // namespace
+
+// The friend of Scheduler and QuotaTree that reads and rebuilds their private state.
+class StateSnapshotCodec {
+ public:
+  static std::string encode(const Scheduler& s, uint64_t seq, int64_t time, const std::string& journal_uuid);
+  static RestoredState decode(wire::Snapshot::Reader root, const DecisionConfig& config);
+
+ private:
+  struct QuotaEntry {
+    const std::map<std::string, QuotaInfo>* objects = nullptr;
+    const QuotaUsage* usage = nullptr;
+    const schema::ResourceVector* self_used = nullptr;
+    const int64_t* self_count = nullptr;
+  };
+};
+
+std::string StateSnapshotCodec::encode(const Scheduler& s, uint64_t seq, int64_t time,
+                                       const std::string& journal_uuid) {
+  // Units go with the queue their quota label names, else with the router.
+  std::vector<UnitEntry> unqueued;
+  std::map<std::string, std::vector<UnitEntry>> queued;
+  for (const auto& entry : s.units_) {
+    if (s.queues_.count(entry.second.quota)) {
+      queued[entry.second.quota].push_back(&entry);
+    } else {
+      unqueued.push_back(&entry);
+    }
+  }
+  // Every name the quota tree keeps anything under.
+  const QuotaTree& tree = s.quotas_;
+  std::map<std::string, QuotaEntry> quotas;
+  for (const auto& [name, objects] : tree.objects_) quotas[name].objects = &objects;
+  for (const auto& [name, usage] : tree.usage_) quotas[name].usage = &usage;
+  for (const auto& [name, used] : tree.self_used_) quotas[name].self_used = &used;
+  for (const auto& [name, count] : tree.self_count_) quotas[name].self_count = &count;
+
+  std::vector<std::pair<std::string, std::string>> parts;  // actor, payload
+  parts.reserve(1 + s.queues_.size() + quotas.size());
+  parts.emplace_back(kRouterPart, canonical_message<st::RouterPart>([&](st::RouterPart::Builder out) {
+                       out.setNow(s.now_);
+                       write_config(out.initConfig(), s.config_);
+                       write_units(out.initUnits(unqueued.size()), unqueued);
+                     }));
+  static const std::vector<UnitEntry> kNoUnits;
+  for (const auto& [name, q] : s.queues_) {
+    const auto it = queued.find(name);
+    const auto& units = it == queued.end() ? kNoUnits : it->second;
+    parts.emplace_back(
+        std::string(kQueuePrefix) + name,
+        canonical_message<st::QueuePart>([&](st::QueuePart::Builder out) { write_queue(out, name, q, units); }));
+  }
+  for (const auto& [name, entry] : quotas) {
+    parts.emplace_back(std::string(kQuotaPrefix) + name,
+                       canonical_message<st::QuotaPart>([&](st::QuotaPart::Builder out) {
+                         out.setName(text(name));
+                         if (entry.objects) {
+                           auto list = out.getObjects().initValue(entry.objects->size());
+                           unsigned i = 0;
+                           for (const auto& [ns, info] : *entry.objects) write_quota_object(list[i++], ns, info);
+                         } else {
+                           out.getObjects().setAbsent();
+                         }
+                         if (entry.usage) {
+                           write_usage(out.getUsage().initValue(), *entry.usage);
+                         } else {
+                           out.getUsage().setAbsent();
+                         }
+                         if (entry.self_used) {
+                           write_vector(out.getSelfUsed().initValue(entry.self_used->size()), *entry.self_used);
+                         } else {
+                           out.getSelfUsed().setAbsent();
+                         }
+                         if (entry.self_count) {
+                           out.getSelfCount().setValue(*entry.self_count);
+                         } else {
+                           out.getSelfCount().setAbsent();
+                         }
+                       }));
+  }
+
+  return canonical_message<wire::Snapshot>([&](wire::Snapshot::Builder out) {
+    out.setSeq(seq);
+    out.setTime(time);
+    out.setJournalUuid(text(journal_uuid));
+    out.setDecisionLogicVersion(kDecisionLogicVersion);
+    out.setSchemaMajor(schema::kWireSchemaMajor);
+    out.setSchemaMinor(schema::kWireSchemaMinor);
+    auto list = out.initParts(parts.size());
+    unsigned i = 0;
+    for (const auto& [actor, payload] : parts) {
+      auto part = list[i++];
+      part.setActor(text(actor));
+      part.setIncremental(false);
+      part.setPayload(capnp::Data::Reader(reinterpret_cast<const kj::byte*>(payload.data()), payload.size()));
+    }
+  });
+}
+
+RestoredState StateSnapshotCodec::decode(wire::Snapshot::Reader root, const DecisionConfig& config) {
+  RestoredState out;
+  out.seq = root.getSeq();
+  out.time = root.getTime();
+  out.journal_uuid = to_string(root.getJournalUuid());
+  out.decision_logic_version = root.getDecisionLogicVersion();
+  out.schema_major = root.getSchemaMajor();
+  out.schema_minor = root.getSchemaMinor();
+  if (out.schema_major != schema::kWireSchemaMajor) {
+    bad("snapshot of schema version " + std::to_string(out.schema_major) + "." + std::to_string(out.schema_minor) +
+        "; this binary reads major version " + std::to_string(schema::kWireSchemaMajor));
+  }
+  if (out.decision_logic_version != kDecisionLogicVersion) {
+    bad("snapshot written by decision logic v" + std::to_string(out.decision_logic_version) + "; this binary runs v" +
+        std::to_string(kDecisionLogicVersion) + " (replay from the start instead)");
+  }
+
+  Scheduler& s = out.scheduler;
+  s.config_ = config;
+  QuotaTree& tree = s.quotas_;
+  bool router_seen = false;
+  std::set<std::string> actors;
+  for (auto part : root.getParts()) {
+    const std::string actor = to_string(part.getActor());
+    if (!actors.insert(actor).second) bad("duplicate part " + actor);
+    if (part.getIncremental()) bad("part " + actor + " is incremental; only full snapshots are read");
+    const auto payload = part.getPayload();
+    if (actor == kRouterPart) {
+      router_seen = true;
+      decode_payload<st::RouterPart>(actor, payload, [&](st::RouterPart::Reader in) {
+        const DecisionConfig taken_under = read_config(in.getConfig());
+        if (!(taken_under == config)) {
+          bad("snapshot folded under another decision configuration (" + describe(taken_under) +
+              ") than the one asked for (" + describe(config) + ")");
+        }
+        s.now_ = in.getNow();
+        read_units(in.getUnits(), s.units_);
+      });
+    } else if (actor.starts_with(kQueuePrefix)) {
+      decode_payload<st::QueuePart>(actor, payload, [&](st::QueuePart::Reader in) {
+        auto [name, q] = read_queue(in, s.units_);
+        if (actor != std::string(kQueuePrefix) + name) bad("part " + actor + " holds queue " + name);
+        insert_unique(s.queues_, std::move(name), std::move(q), "queue");
+      });
+    } else if (actor.starts_with(kQuotaPrefix)) {
+      decode_payload<st::QuotaPart>(actor, payload, [&](st::QuotaPart::Reader in) {
+        const std::string name = to_string(in.getName());
+        if (actor != std::string(kQuotaPrefix) + name) bad("part " + actor + " holds quota " + name);
+        if (auto objects = in.getObjects(); objects.isValue()) {
+          std::map<std::string, QuotaInfo> by_namespace;
+          for (auto o : objects.getValue()) {
+            auto [ns, info] = read_quota_object(o);
+            insert_unique(by_namespace, std::move(ns), std::move(info), "quota object in namespace");
+          }
+          tree.objects_.emplace(name, std::move(by_namespace));
+        }
+        if (auto usage = in.getUsage(); usage.isValue()) tree.usage_.emplace(name, read_usage(usage.getValue()));
+        if (auto used = in.getSelfUsed(); used.isValue()) tree.self_used_.emplace(name, read_vector(used.getValue()));
+        if (auto count = in.getSelfCount(); count.isValue()) tree.self_count_.emplace(name, count.getValue());
+      });
+    } else {
+      bad("unknown part " + actor);
+    }
+  }
+  if (!router_seen) bad("no router part");
+  return out;
+}
+
+std::string encode_state_snapshot(const Scheduler& scheduler, uint64_t seq, int64_t time,
+                                  const std::string& journal_uuid) {
+  return StateSnapshotCodec::encode(scheduler, seq, time, journal_uuid);
+}
+
+Result<RestoredState> decode_state_snapshot(std::string_view bytes, const DecisionConfig& config) {
+  auto message = wire::FlatMessage::open_segment(bytes);
+  if (!message) return make_error("state snapshot: " + message.message());
+  try {
+    return StateSnapshotCodec::decode(message->root<wire::Snapshot>(), config);
+  } catch (const BadSnapshot& e) {
+    return make_error(std::string("state snapshot: ") + e.what());
+  } catch (const kj::Exception& e) {
+    return make_error("state snapshot: malformed: " + wire::describe(e));
+  } catch (const std::exception& e) {
+    return make_error(std::string("state snapshot: cannot be read: ") + e.what());
+  }
+}
+
+}  // namespace koordq::actors

@@ -1,0 +1,3 @@
+koordq_gtest(snapshot_property_test property
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/snapshot_property_test.cpp
+  LIBS koordq_decision_wire)
