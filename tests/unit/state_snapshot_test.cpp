@@ -72,6 +72,9 @@ static_assert(field_count<actors::QuotaInfo>() == 12, "QuotaInfo changed: snapsh
 static_assert(field_count<actors::QuotaUsage>() == 4, "QuotaUsage changed: snapshot the new field");
 static_assert(field_count<actors::OrderKey>() == 3, "OrderKey changed: snapshot the new field");
 static_assert(field_count<actors::DecisionConfig>() == 7, "DecisionConfig changed: snapshot the new field");
+// Scheduler and QuotaTree are classes: their size stands in for the count (x86-64, libstdc++).
+static_assert(sizeof(actors::Scheduler) == 376, "Scheduler changed: snapshot the new member");
+static_assert(sizeof(actors::QuotaTree) == 192, "QuotaTree changed: snapshot the new member");
 
 // --- a driver that journals what it does ------------------------------------------------------------
 
