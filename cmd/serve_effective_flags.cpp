@@ -29,6 +29,7 @@ std::vector<std::pair<std::string, std::string>> effective_serve_flags(const Ser
       {"--pod-initial-backoff-seconds", std::to_string(o.pod_initial_backoff_seconds)},
       {"--pod-max-backoff-seconds", std::to_string(o.pod_max_backoff_seconds)},
       {"--schedule-suspend-time-ms", std::to_string(o.schedule_suspend_time_ms)},
+      {"--actor-threads", std::to_string(o.actor_threads)},
       {"--default-reclaim-protect-time", duration(o.default_reclaim_protect_time_ns)},
       {"--queue-namespace", o.queue_namespace},
       {"--queue-items-max", std::to_string(o.queue_items_max)},

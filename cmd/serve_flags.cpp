@@ -76,6 +76,7 @@ void read_scheduling_flags(FlagReader& reader, ServeOptions& o) {
   reader.duration("--default-reclaim-protect-time", o.default_reclaim_protect_time_ns, DurationBound::non_negative);
   reader.non_empty_text("--queue-namespace", o.queue_namespace);
   reader.integer("--queue-items-max", o.queue_items_max, 0);
+  reader.integer("--actor-threads", o.actor_threads, 0);
 }
 
 void read_server_flags(FlagReader& reader, ServeOptions& o) {
@@ -228,6 +229,9 @@ const CommandSpec& serve_command_spec() {
                    {"--queue-namespace", "", "NAMESPACE", "koord-queue", "namespace of the Queues"},
                    {"--queue-items-max", "", "N", "500",
                     "entries per list in Queue status queueItemDetails (>= 0; 0 publishes empty lists)"},
+                   {"--actor-threads", "", "N", "0",
+                    "worker threads of the decision actors; quota trees decide in parallel (0: one per core; "
+                    "every value gives the same decisions)"},
                }},
               {"Visibility API",
                {

@@ -40,6 +40,7 @@ struct ServeOptions {
   int64_t pod_initial_backoff_seconds = 1;
   int64_t pod_max_backoff_seconds = 20;
   int64_t schedule_suspend_time_ms = 10;
+  int64_t actor_threads = 0;  // 0: one per core
   int64_t default_reclaim_protect_time_ns = 0;
   std::string queue_namespace = "koord-queue";
   int64_t queue_items_max = 500;

@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "actors/core/scheduler.hpp"
+#include "actors/runtime/decision_engine.hpp"
+#include "actors/runtime/tick_policy.hpp"
 #include "actors/wire/decision_wire.hpp"
 #include "actors/wire/input_bodies.hpp"
 #include "actors/wire/outcome_wire.hpp"
@@ -89,14 +91,16 @@ class SyncAppender {
 class SimulationLoop {
  public:
   SimulationLoop(const ServeOptions& options, journal::Journal& journal, kube::sim::SimulatedCluster& cluster,
-                 actors::Scheduler& scheduler, int64_t now)
+                 actors::runtime::DecisionEngine& engine, int64_t now)
       : options_(options),
         journal_(journal),
         cluster_(cluster),
-        scheduler_(scheduler),
+        engine_(engine),
         appender_(journal.writer()),
         now_(now),
-        virtual_(options.simulate_clock == SimulateClock::virtual_time) {}
+        last_append_(now),
+        virtual_(options.simulate_clock == SimulateClock::virtual_time),
+        tick_policy_{options.tick_min_interval_ns} {}
 
   int run(int64_t end) {
     while (!g_stop.load()) {
@@ -107,9 +111,9 @@ class SimulationLoop {
       if (now_ > end) break;
       for (auto& e : cluster_.advance_to(now_)) queue_watch(e.time, e.event);
       if (pending_.empty()) {
-        const auto deadline = scheduler_.next_deadline();
-        if (!deadline || *deadline > now_) continue;
+        if (!tick_policy_.tick_due(now_, engine_.next_deadline(), last_append_, last_tick_)) continue;
         pending_.push_back({now_, actors::make_tick_body()});
+        last_tick_ = now_;
       }
       if (int code = cycle(); code != kExitSuccess) return code;
       enforce_retention();
@@ -130,7 +134,9 @@ class SimulationLoop {
   int64_t next_time() const {
     if (!pending_.empty()) return now_;
     std::optional<int64_t> t = cluster_.next_event_time();
-    if (auto d = scheduler_.next_deadline(); d && (!t || *d < *t)) t = d;
+    if (auto d = tick_policy_.next_tick(engine_.next_deadline(), last_append_, last_tick_); d && (!t || *d < *t)) {
+      t = d;
+    }
     if (!t) return virtual_ ? INT64_MAX : now_ + base::kSecond;
     return std::max(*t, now_ + (virtual_ ? 0 : options_.tick_min_interval_ns));
   }
@@ -153,18 +159,19 @@ class SimulationLoop {
     pending_.clear();
     auto seqs = appender_.append(std::move(bodies));
     if (!seqs.ok()) return fail("journal write failed: " + seqs.message());
-    for (uint64_t seq : *seqs) {
-      if (int code = apply(seq); code != kExitSuccess) return code;
-    }
+    if (int code = apply(*seqs); code != kExitSuccess) return code;
     const uint64_t basis = seqs->back();
-    const std::vector<actors::Decision> decisions = scheduler_.decide();
+    auto decided = engine_.decide();
+    if (!decided.ok()) return fail(decided.message());
+    const std::vector<actors::Decision> decisions = std::move(decided).value();
     auto round = actors::make_round_body(basis, decisions);
     if (virtual_) round->set_explicit_time(now_);
     std::vector<std::unique_ptr<journal::RecordBody>> round_bodies;
     round_bodies.push_back(std::move(round));
     auto round_seq = appender_.append(std::move(round_bodies));
     if (!round_seq.ok()) return fail("journal write failed: " + round_seq.message());
-    if (int code = apply(round_seq->front()); code != kExitSuccess) return code;
+    if (int code = apply(*round_seq); code != kExitSuccess) return code;
+    last_append_ = now_;
     for (uint32_t i = 0; i < decisions.size(); ++i) {
       auto result = cluster_.apply_decision(round_seq->front(), i, decisions[i], now_);
       for (const auto& o : result.outcomes) pending_.push_back({now_, actors::make_outcome_body(o)});
@@ -189,10 +196,15 @@ class SimulationLoop {
     }
   }
 
-  int apply(uint64_t seq) {
-    auto record = journal_.reader().get(seq);
-    if (!record.ok() || !record->has_value()) return fail("cannot read back seq " + std::to_string(seq));
-    if (Status s = actors::apply_record(scheduler_, **record); !s.ok()) return fail(s.message());
+  // The router folds the durable records, read back from the journal like on replay.
+  int apply(const std::vector<uint64_t>& seqs) {
+    std::vector<journal::StoredRecord> records;
+    for (uint64_t seq : seqs) {
+      auto record = journal_.reader().get(seq);
+      if (!record.ok() || !record->has_value()) return fail("cannot read back seq " + std::to_string(seq));
+      records.push_back(std::move(**record));
+    }
+    if (Status s = engine_.apply(std::move(records)); !s.ok()) return fail(s.message());
     return kExitSuccess;
   }
 
@@ -204,11 +216,14 @@ class SimulationLoop {
   const ServeOptions& options_;
   journal::Journal& journal_;
   kube::sim::SimulatedCluster& cluster_;
-  actors::Scheduler& scheduler_;
+  actors::runtime::DecisionEngine& engine_;
   SyncAppender appender_;
   std::deque<Input> pending_;
   int64_t now_;
+  int64_t last_append_;  // time of the last round, i.e. of the last appended record
+  std::optional<int64_t> last_tick_;
   bool virtual_;
+  actors::runtime::TickPolicy tick_policy_;
   uint64_t retention_checked_ = 0;
 };
 
@@ -308,12 +323,17 @@ int run_simulation(const ServeOptions& options) {
   KQ_LOG_INFO("simulating scenario {} (seed {}, {} clock) from {}; journal {} in {}", options.scenario, options.seed,
               virtual_clock ? "virtual" : "wall", base::format_rfc3339_millis(start), j.uuid(), options.journal_dir);
   const int64_t end = options.simulate_duration_ns > 0 ? start + options.simulate_duration_ns : INT64_MAX;
-  SimulationLoop loop(options, j, cluster, scheduler, start);
+  actors::runtime::DecisionEngine engine({static_cast<size_t>(options.actor_threads), {}}, std::move(scheduler),
+                                         j.writer().durable_head().seq);
+  KQ_V(1)("decision actors on {} threads", engine.threads());
+  SimulationLoop loop(options, j, cluster, engine, start);
   const int code = loop.run(end);
+  int64_t stopped_at = start;
+  engine.read_state([&](const actors::Scheduler& s, uint64_t) { stopped_at = s.now(); });
   const auto& stats = cluster.stats();
   KQ_LOG_INFO("simulation stopped at {}: {} units arrived, {} admissions, {} succeeded, {} failed; journal head seq {}",
-              base::format_rfc3339_millis(scheduler.now()), stats.arrivals, stats.admissions, stats.succeeded,
-              stats.failed, j.writer().durable_head().seq);
+              base::format_rfc3339_millis(stopped_at), stats.arrivals, stats.admissions, stats.succeeded, stats.failed,
+              j.writer().durable_head().seq);
   return code;
 }
 

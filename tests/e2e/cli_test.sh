@@ -67,7 +67,7 @@ expect_help() {
 serve_flags=(
   --kubeconfig --qps --burst --oversellrate --pod-initial-backoff-seconds --podInitialBackoffSeconds
   --pod-max-backoff-seconds --podMaxBackoffSeconds --schedule-suspend-time-ms --scheduleSuspendTimeInMillSecond
-  --default-reclaim-protect-time --queue-namespace --queue-items-max --enable-api-handler --enableApiHandler
+  --default-reclaim-protect-time --queue-namespace --queue-items-max --actor-threads --enable-api-handler --enableApiHandler
   --api-handler-bind-address --api-handler-port --enable-visibility-server --enableVisibilityServer
   --visibility-port --visibility-tls-cert-file --visibility-tls-key-file --visibility-client-ca-file
   --max-connections --max-inflight-timetravel --timetravel-cache-mb --stream-max-lag --metrics-bind-address

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `koordq serve --simulate` end to end (behaviour.md §21, design.md §3): the virtual clock writes
 # byte-identical journals for one seed, the journal verifies, it holds every record kind the loop
-# writes, a different seed differs, and a restart over the journal continues it.
+# writes, a different seed differs, 1 and 4 decision-actor threads write the same records, and a
+# restart over the journal continues it.
 # Usage: simulate_test.sh path/to/koordq
 set -uo pipefail
 
@@ -9,10 +10,13 @@ koordq="$(readlink -f "${1:?usage: simulate_test.sh path/to/koordq}")"
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-simulate() { # simulate DIR SEED DURATION
-  (cd "$scratch" && timeout 300 "$koordq" serve --simulate --simulate-clock virtual --seed "$2" \
-    --simulate-duration "$3" --journal-dir "$1") >"$1.log" 2>&1
+simulate() { # simulate DIR SEED DURATION [FLAG...]
+  local dir=$1 seed=$2 duration=$3
+  shift 3
+  (cd "$scratch" && timeout 300 "$koordq" serve --simulate --simulate-clock virtual --seed "$seed" \
+    --simulate-duration "$duration" --journal-dir "$dir" "$@") >"$dir.log" 2>&1
 }
+bodies() { "$koordq" journal export --journal-dir "$1" | jq -c 'select(.kind != "config") | .body'; }
 head_of() { "$koordq" journal verify --journal-dir "$1" | sed -n 's/.*head \([0-9a-f]*\)$/\1/p'; }
 
 simulate "$scratch/a" 7 90s
@@ -35,6 +39,13 @@ check "failed attempts carry the quota text" grep -q 'limited quotaName:' "$scra
 
 simulate "$scratch/c" 8 90s
 check "another seed writes another journal" test "$(head_of "$scratch/c")" != "$head_a"
+
+# The config record names the thread count; every other record must be the same.
+simulate "$scratch/t1" 7 60s --actor-threads 1
+simulate "$scratch/t4" 7 60s --actor-threads 4
+check "1 and 4 actor threads write the same records" cmp -s <(bodies "$scratch/t1") <(bodies "$scratch/t4")
+check "the thread count is in the config record" \
+  bash -c "'$koordq' journal export --journal-dir '$scratch/t4' | head -1 | grep -q '\"actor-threads\",\"value\":\"4\"'"
 
 records_before=$(jq .records "$scratch/stat.json")
 simulate "$scratch/a" 7 30s
