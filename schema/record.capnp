@@ -163,6 +163,7 @@ struct Decision {
     queueDelete @15;                  # §2.5
     queueUsageAnnotations @16;        # §14.3
     phaseEvent @17;                   # §13.1, the event for an observed SchedSucceed / SchedFailed
+    admissionChecksUpdated @18;       # §10, a Reserved unit's checks follow its Queue's (no verdict yet)
   }
 
   target @0 :Target;

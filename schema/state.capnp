@@ -102,6 +102,7 @@ struct UnitState {
     absent @30 :Void;
     value @31 :Phase;
   }
+  observedPhase @32 :Phase;           # of the observed object (§15.2 coming rate)
 }
 
 # actors::DecisionConfig: the state was folded under it; a restore under another one is refused.
@@ -119,6 +120,81 @@ struct RouterPart {
   now @0 :Int64;
   config @1 :DecisionConfig;
   units @2 :List(UnitState);          # units whose quota label names no queue, by key
+  autoQueues @3 :List(AutoQueue);     # by quota name
+  metrics @4 :QueueingMetrics;
+  previousNow @5 :Int64;
+  relistCutoff :union {
+    absent @6 :Void;
+    value @7 :Int64;
+  }
+  relistingUnits @8 :Bool;
+}
+
+# actors::QueueItems (behaviour.md §2.5).
+struct QueueItems {
+  queuePolicy @0 :Text;
+  parent :union {
+    absent @1 :Void;
+    value @2 :Text;
+  }
+  enable :union {
+    absent @3 :Void;
+    value @4 :Text;
+  }
+}
+
+# actors::AutoQueue, with its quota (= Queue) name.
+struct AutoQueue {
+  name @0 :Text;
+  synced :union {
+    absent @1 :Void;
+    value @2 :QueueItems;
+  }
+  inFlight :union {
+    absent @3 :Void;
+    value @4 :UInt16;                 # actors::DecisionKind
+  }
+  inFlightSeq @5 :UInt64;
+  inFlightIndex @6 :UInt32;
+  before :union {
+    absent @7 :Void;
+    value @8 :QueueItems;
+  }
+}
+
+# actors::Histogram.
+struct Histogram {
+  bounds @0 :List(Int64);
+  counts @1 :List(UInt64);
+  count @2 :UInt64;
+  sum @3 :Int64;
+}
+
+struct ComingEntry {
+  namespace @0 :Text;
+  type @1 :Text;
+  status @2 :Text;
+  count @3 :UInt64;
+}
+
+struct AttemptEntry {
+  queue @0 :Text;
+  result @1 :Text;
+  count @2 :UInt64;
+}
+
+struct HistogramEntry {
+  key @0 :Text;
+  histogram @1 :Histogram;
+}
+
+# actors::QueueingMetrics (behaviour.md §15.4), maps in key order.
+struct QueueingMetrics {
+  coming @0 :List(ComingEntry);
+  attempts @1 :List(AttemptEntry);
+  admissionWait @2 :List(HistogramEntry);
+  e2eLatency @3 :Histogram;
+  namespaceEmptySince @4 :List(CountEntry);
 }
 
 # Same order as actors::QueuePolicy.
@@ -174,6 +250,13 @@ struct QueuePart {
     value @19 :Int64;
   }
   units @20 :List(UnitState);         # units whose quota label names this queue, by key
+  usageWritten :union {
+    absent @21 :Void;
+    value @22 :List(Model.StringEntry);
+  }
+  usageNext @23 :Int64;
+  usageSeq @24 :UInt64;
+  usageIndex @25 :UInt32;
 }
 
 # actors::QuotaInfo, one observed ElasticQuota object.

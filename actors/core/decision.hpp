@@ -34,7 +34,8 @@ enum class DecisionKind : uint16_t {
   kQueuePatch = 14,
   kQueueDelete = 15,
   kQueueUsageAnnotations = 16,
-  kPhaseEvent = 17,  // §13.1: the event for an observed SchedSucceed / SchedFailed
+  kPhaseEvent = 17,              // §13.1: the event for an observed SchedSucceed / SchedFailed
+  kAdmissionChecksUpdated = 18,  // §10: a Reserved unit's checks follow its Queue's, no verdict yet
 };
 
 struct UnitRef {

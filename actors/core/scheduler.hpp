@@ -9,6 +9,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "actors/core/decision.hpp"
@@ -71,7 +73,8 @@ struct UnitState {
   bool deactivation_due = false;         // spec.active became false, not yet signalled (§12)
   std::optional<int64_t> running_since;  // applied transition into Running (§12)
   bool max_exec_reported = false;
-  std::optional<Phase> phase_event_due;  // SchedSucceed / SchedFailed observed (§13.1)
+  std::optional<Phase> phase_event_due;     // SchedSucceed / SchedFailed observed (§13.1)
+  Phase observed_phase = Phase::kEnqueued;  // effective phase of the observed object (§15.2 coming rate)
 
   const schema::QueueUnitStatus& status() const { return pending_status ? *pending_status : object.status; }
 };
@@ -92,6 +95,64 @@ struct QueueState {
   std::set<std::string> invalid_interval_reported;
   std::optional<schema::QueueItemDetails> last_published;
   std::optional<int64_t> next_publish;
+  // §14.3: the usage annotations last decided (std::nullopt: compare with the object's), the
+  // earliest time of the next usage write, and the decision whose write is the latest one.
+  std::optional<UsageAnnotations> usage_written;
+  int64_t usage_next = 0;
+  uint64_t usage_seq = 0;
+  uint32_t usage_index = 0;
+};
+
+// §2.5: the three items of a quota koordq carries onto its Queue.
+struct QueueItems {
+  std::string queue_policy;           // Priority, Block, Intelligent or Round
+  std::optional<std::string> parent;  // label quota.scheduling.koordinator.sh/parent
+  std::optional<std::string> enable;  // annotation quota-koord-queue-enable
+
+  bool operator==(const QueueItems&) const = default;
+};
+
+// §2.5 bookkeeping per quota name (journaled): the items the Queue was created with, adopted at
+// or last patched to, and the create / patch / delete whose write has not been answered yet.
+struct AutoQueue {
+  std::optional<QueueItems> synced;  // std::nullopt: no Queue created or adopted
+  std::optional<DecisionKind> in_flight;
+  uint64_t in_flight_seq = 0;
+  uint32_t in_flight_index = 0;
+  std::optional<QueueItems> before;  // `synced` before the in-flight write; restored when it fails
+
+  bool operator==(const AutoQueue&) const = default;
+};
+
+// A histogram of integer observations (nanoseconds) with fixed upper bounds (§15.3).
+struct Histogram {
+  std::vector<int64_t> bounds;   // upper bounds, ascending; +Inf implicit
+  std::vector<uint64_t> counts;  // per bucket, not cumulative; counts[bounds.size()] is +Inf
+  uint64_t count = 0;
+  int64_t sum = 0;  // Σ observations, same unit as bounds
+
+  void observe(int64_t value);
+  uint64_t cumulative(size_t bucket) const;  // observations ≤ bounds[bucket] (bucket == size: all)
+  bool operator==(const Histogram&) const = default;
+};
+
+// The journaled metric state of §15.4: counters and histograms that resume after a restart and
+// that replay does not count twice. Updated only while records are applied.
+struct QueueingMetrics {
+  // queueunits_coming_rate_by_job_type: (namespace, type, status) → count.
+  std::map<std::tuple<std::string, std::string, std::string>, uint64_t> coming;
+  // job_schedule_attempts: (queue, result) → count; result "scheduled" or "unschedulable".
+  std::map<std::pair<std::string, std::string>, uint64_t> attempts;
+  // koordq_admission_wait_seconds by queue, in nanoseconds (bounds 1 s, 2.5 s × 2ᵏ).
+  std::map<std::string, Histogram> admission_wait;
+  // job_scheduling_e2e_latency, in nanoseconds (bounds 1 ms × 4ᵏ).
+  Histogram e2e_latency = e2e_histogram();
+  // Namespaces without any QueueUnit, since when: their series go after 5 minutes (§15.4).
+  std::map<std::string, int64_t> namespace_empty_since;
+
+  static Histogram admission_wait_histogram();
+  static Histogram e2e_histogram();
+  bool operator==(const QueueingMetrics&) const = default;
 };
 
 // What a quota tree's round has decided so far: a later queue of the tree sees the earlier queues'
@@ -112,6 +173,11 @@ class Scheduler {
   void apply_object(const schema::WatchedObject& object, bool deleted);
   void apply_outcome(const Outcome& outcome);
   void apply_role_acquired();
+  // A `config` record: a process starts appending here; objects first seen in a later relist are
+  // counted as entering their phase only if created after the record before it (§15.4).
+  void apply_config();
+  // A `relist` record's begin or end for one watched resource.
+  void apply_relist(schema::ObjectKind resource, bool begin);
   void apply_round(uint64_t round_seq, const std::vector<Decision>& decisions);
 
   // The decisions of one round at the current time (leader only): the trees' decisions in
@@ -131,6 +197,16 @@ class Scheduler {
   const std::map<std::string, UnitState>& units() const { return units_; }
   const std::map<std::string, QueueState>& queues() const { return queues_; }
   const QuotaTree& quotas() const { return quotas_; }
+  const std::map<std::string, AutoQueue>& auto_queues() const { return auto_queues_; }
+  const QueueingMetrics& metrics() const { return metrics_; }
+  std::optional<int64_t> relist_cutoff() const { return relist_cutoff_; }
+  bool relisting_units() const { return relisting_units_; }
+  int64_t previous_now() const { return previous_now_; }
+  // §2.5: the items a quota asks its Queue to carry; §14.3: the usage annotations of a quota.
+  static QueueItems queue_items_of(const QuotaInfo& quota);
+  UsageAnnotations usage_annotations(const std::string& quota) const;
+  // Whether koordq keeps the Queue `name` (auto-created or adopted, quota known): §14.3.
+  bool manages_queue(const std::string& name) const;
   bool is_active(const UnitState& u) const { return !u.backoff_until || *u.backoff_until <= now_; }
 
  private:
@@ -142,6 +218,10 @@ class Scheduler {
   void on_capacity_change(const std::string& quota);
   void remap_queue(const std::string& queue_name);
   QueueState* queue_of(const UnitState& u);
+  void adopt_queue(const std::string& name);
+  void settle_auto_queue(const std::string& name);
+  void count_phase(const UnitState& u, Phase phase);
+  void note_namespace(const std::string& ns);
 
   friend class StateSnapshotCodec;  // actors/wire/state_snapshot.cpp: snapshot and restore
 
@@ -150,7 +230,22 @@ class Scheduler {
   std::map<std::string, UnitState> units_;    // "<ns>/<name>"
   std::map<std::string, QueueState> queues_;  // name (queue namespace only)
   QuotaTree quotas_;
+  std::map<std::string, AutoQueue> auto_queues_;  // by quota (= Queue) name
+  QueueingMetrics metrics_;
+  int64_t previous_now_ = 0;  // "now" before the last advance
+  std::optional<int64_t> relist_cutoff_;
+  bool relisting_units_ = false;
 };
+
+// The six annotation names of §2.3 / §14.3, in the order Used, SelfUsed, ChildrenUsed,
+// GuaranteedUsed, SelfGuaranteedUsed, ChildrenGuaranteedUsed.
+extern const char* const kUsageAnnotationNames[6];
+// Whether two Queue objects differ in anything but koordq's own writes (usage annotations,
+// queueItemDetails, resourceVersion): §14.3.
+bool queue_changed(const schema::Queue& before, const schema::Queue& after);
+// The usage annotations the Queue carries as far as koordq knows: the last ones it decided, else
+// the six keys present on the observed object.
+UsageAnnotations usage_on_queue(const QueueState& q);
 
 std::string unit_key(const std::string& ns, const std::string& name);
 

@@ -7,6 +7,7 @@ namespace koordq::actors {
 namespace {
 
 constexpr int64_t kThreeMinutes = 180'000'000'000;
+constexpr int64_t kFiveMinutes = 300'000'000'000;
 
 bool decreased(const schema::ResourceVector& before, const schema::ResourceVector& after) {
   for (const auto& [r, v] : before) {
@@ -34,7 +35,19 @@ std::string unit_key(const std::string& ns, const std::string& name) {
 }
 
 void Scheduler::advance_to(int64_t now) {
-  if (now > now_) now_ = now;
+  if (now > now_) {
+    previous_now_ = now_;
+    now_ = now;
+  }
+  // Series of a namespace without QueueUnits for 5 minutes are removed (§15.4).
+  for (auto it = metrics_.namespace_empty_since.begin(); it != metrics_.namespace_empty_since.end();) {
+    if (now_ < it->second + kFiveMinutes) {
+      ++it;
+      continue;
+    }
+    std::erase_if(metrics_.coming, [&](const auto& entry) { return std::get<0>(entry.first) == it->first; });
+    it = metrics_.namespace_empty_since.erase(it);
+  }
   for (auto& [name, q] : queues_) {
     if (q.cursor && now_ >= q.last_reset + kThreeMinutes) reset_cursor(q);
     // A due publication that would change nothing is skipped until the next interval (§14.1).
@@ -222,7 +235,9 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
           q->second.members.erase(key);
           q->second.victims.erase(key);
         }
+        const std::string ns = unit.metadata.namespace_;
         units_.erase(it);
+        note_namespace(ns);
         return;
       }
       const bool is_new = it == units_.end() || it->second.object.metadata.uid != unit.metadata.uid;
@@ -232,7 +247,14 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
         fresh.object = unit;
         fresh.enqueued_at = unit.metadata.creation_timestamp.value_or(now_);
         fresh.attempts = unit.status.attempts;
+        fresh.observed_phase = effective_phase(unit.status.phase);
         it = units_.emplace(key, std::move(fresh)).first;
+        note_namespace(unit.metadata.namespace_);
+        // A unit first seen enters its phase; in a relist only if it was created while koordq
+        // was not watching (§15.4).
+        if (!relisting_units_ || !relist_cutoff_ || unit.metadata.creation_timestamp.value_or(0) > *relist_cutoff_) {
+          count_phase(it->second, it->second.observed_phase);
+        }
         refresh_unit(key, false);
         return;
       }
@@ -242,6 +264,10 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
       const bool was_active = u.object.spec.active.value_or(true);
       u.object = unit;
       u.attempts = std::max(u.attempts, unit.status.attempts);
+      if (const Phase observed = effective_phase(unit.status.phase); observed != u.observed_phase) {
+        u.observed_phase = observed;
+        count_phase(u, observed);
+      }
       if (u.pending_status && !u.pending_written_rv.empty() &&
           resource_version_reached(unit.metadata.resource_version, u.pending_written_rv)) {
         u.pending_status.reset();  // the write is visible: the object is the basis again
@@ -268,14 +294,26 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
         const auto members = it->second.members;
         queues_.erase(it);
         for (const auto& key : members) refresh_unit(key, false);
+        // Every series labelled with the queue goes with it (§15.4).
+        std::erase_if(metrics_.attempts, [&](const auto& entry) { return entry.first.first == name; });
+        metrics_.admission_wait.erase(name);
+        // A Queue koordq keeps is created again while its quota exists (§2.5).
+        if (auto a = auto_queues_.find(name); a != auto_queues_.end() && !a->second.in_flight) {
+          a->second.synced.reset();
+        }
+        settle_auto_queue(name);
         return;
       }
       auto [it, inserted] = queues_.try_emplace(name);
       QueueState& q = it->second;
       const QueueSettings before = q.settings;
+      // koordq's own writes (usage annotations, queueItemDetails) are no change of the Queue (§14.3).
+      const bool changed = inserted || queue_changed(q.object, queue);
       q.object = queue;
+      if (!changed) return;
       q.settings = settings_of(queue);
       if (inserted) {
+        adopt_queue(name);
         q.last_reset = now_;
         q.last_activity = now_;
         q.next_publish = now_;
@@ -294,12 +332,47 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
       const bool changed =
           deleted ? quotas_.remove(quota.metadata.namespace_, quota.metadata.name) : quotas_.upsert(quota);
       if (changed) on_capacity_change(quota.metadata.name);
+      adopt_queue(quota.metadata.name);
+      settle_auto_queue(quota.metadata.name);
       return;
     }
   }
 }
 
 void Scheduler::apply_outcome(const Outcome& outcome) {
+  if (const auto* qref = std::get_if<QueueRef>(&outcome.target)) {
+    if (outcome.write_kind != WriteKind::kQueueWrite) return;
+    const bool landed = outcome.result == OutcomeResult::kSuccess;
+    if (auto q = queues_.find(qref->name); q != queues_.end() && !landed && q->second.usage_written &&
+                                           q->second.usage_seq == outcome.decision_seq &&
+                                           q->second.usage_index == outcome.decision_index) {
+      q->second.usage_written.reset();  // compare with the object again: a later round retries
+    }
+    auto a = auto_queues_.find(qref->name);
+    if (a == auto_queues_.end() || !a->second.in_flight || a->second.in_flight_seq != outcome.decision_seq ||
+        a->second.in_flight_index != outcome.decision_index) {
+      return;
+    }
+    AutoQueue& aq = a->second;
+    const DecisionKind kind = *aq.in_flight;
+    aq.in_flight.reset();
+    if (kind == DecisionKind::kQueueDelete) {
+      // Gone (or already gone): the bookkeeping ends with the quota; a failure retries.
+      if (landed || outcome.result == OutcomeResult::kNotFound) {
+        if (!quotas_.known(qref->name)) {
+          auto_queues_.erase(a);
+          return;
+        }
+        aq.synced.reset();
+      }
+    } else if (!landed) {
+      aq.synced = aq.before;                                            // a later round decides the write again
+      if (kind == DecisionKind::kQueueCreate) adopt_queue(qref->name);  // AlreadyExists: adopt it
+    }
+    aq.before.reset();
+    settle_auto_queue(qref->name);
+    return;
+  }
   const auto* ref = std::get_if<UnitRef>(&outcome.target);
   if (ref == nullptr || outcome.write_kind != WriteKind::kStatusPatch) return;
   const std::string key = unit_key(ref->namespace_, ref->name);

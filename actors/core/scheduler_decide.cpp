@@ -14,6 +14,7 @@ constexpr int64_t kSecond = 1'000'000'000;
 constexpr int64_t kQueueNotFoundGrace = 10 * kSecond;
 constexpr int64_t kBlockRetryWait = 5 * kSecond;
 constexpr int64_t kThreeMinutes = 180 * kSecond;
+constexpr int64_t kFiveMinutes = 300 * kSecond;
 
 schema::QueueUnit effective_object(const UnitState& u) {
   schema::QueueUnit eff = u.object;
@@ -28,6 +29,27 @@ UnitRef ref_of(const UnitState& u, const std::string& queue) {
 
 KubeEvent event(ObjectRef on, bool warning, std::string reason, std::string message) {
   return {std::move(on), warning, std::move(reason), std::move(message)};
+}
+
+// §7.6: the write queue keeps one pending write per unit, the latest. While an earlier write of
+// the unit is still in flight (its status not landed), a newer patch replaces it there, so the
+// newer one carries every key that status changed since the last landed one.
+StatusPatch carry_unlanded(const UnitState& u, StatusPatch p) {
+  if (!u.pending_status || !u.pending_written_rv.empty()) return p;
+  const schema::QueueUnitStatus& base = u.landed_status ? *u.landed_status : u.object.status;
+  const schema::QueueUnitStatus& cur = *u.pending_status;
+  if (!p.phase && cur.phase != base.phase) p.phase = cur.phase;
+  if (!p.message && cur.message != base.message) p.message = cur.message;
+  if (!p.attempts && cur.attempts != base.attempts) p.attempts = cur.attempts;
+  if (!p.last_update_time && cur.last_update_time && cur.last_update_time != base.last_update_time) {
+    p.last_update_time = cur.last_update_time;
+  }
+  if (!p.last_allocate_time && cur.last_allocate_time && cur.last_allocate_time != base.last_allocate_time) {
+    p.last_allocate_time = cur.last_allocate_time;
+  }
+  if (!p.admissions && cur.admissions != base.admissions) p.admissions = cur.admissions;
+  if (!p.admission_checks && cur.admission_checks != base.admission_checks) p.admission_checks = cur.admission_checks;
+  return p;
 }
 
 bool covers(const schema::ResourceVector& have, const schema::ResourceVector& need) {
@@ -50,6 +72,52 @@ class RoundBuilder {
     for (const auto& key : q.members) unit_housekeeping(q, s_.units().at(key));
     attempt(q);
     publish(q);
+    usage(q);
+  }
+
+  // §2.5: create, patch or delete the Queue of each quota, one write in flight per name.
+  void auto_queues() {
+    const std::string& ns = s_.config().queue_namespace;
+    for (const auto& name : s_.quotas().names()) {
+      const auto a = s_.auto_queues().find(name);
+      const AutoQueue* aq = a == s_.auto_queues().end() ? nullptr : &a->second;
+      if (aq != nullptr && aq->in_flight) continue;
+      const QueueItems items = Scheduler::queue_items_of(*s_.quotas().find(name));
+      Decision d;
+      d.target = QueueRef{name};
+      if (!s_.queues().count(name)) {
+        if (aq != nullptr && aq->synced) continue;  // created, not yet seen
+        schema::Queue q;
+        q.metadata.name = name;
+        q.metadata.namespace_ = ns;
+        if (items.parent) q.metadata.labels[kParentLabel] = *items.parent;
+        if (items.enable) q.metadata.annotations[kEnableAnnotation] = *items.enable;
+        q.spec.queue_policy = items.queue_policy;
+        q.spec.priority = 1000;
+        d.kind = DecisionKind::kQueueCreate;
+        d.reason = "ElasticQuota " + name + " has no Queue";
+        d.queue_write = std::move(q);
+      } else {
+        if (aq == nullptr || !aq->synced || *aq->synced == items) continue;
+        QueuePatch p;
+        if (items.queue_policy != aq->synced->queue_policy) p.queue_policy = items.queue_policy;
+        if (items.parent != aq->synced->parent) p.labels[kParentLabel] = items.parent;
+        if (items.enable != aq->synced->enable) p.annotations[kEnableAnnotation] = items.enable;
+        d.kind = DecisionKind::kQueuePatch;
+        d.reason = "ElasticQuota " + name + " changed";
+        d.queue_write = std::move(p);
+      }
+      out_.push_back(std::move(d));
+    }
+    for (const auto& [name, aq] : s_.auto_queues()) {
+      if (aq.in_flight || s_.quotas().known(name) || !s_.queues().count(name)) continue;
+      Decision d;
+      d.target = QueueRef{name};
+      d.kind = DecisionKind::kQueueDelete;
+      d.reason = "ElasticQuota " + name + " was deleted";
+      d.queue_write = QueueDelete{};
+      out_.push_back(std::move(d));
+    }
   }
 
   void unmapped_units() {
@@ -63,7 +131,7 @@ class RoundBuilder {
       d.reason = text;
       d.status_patch = message_patch(effective_object(u), text, s_.now());
       d.events.push_back(event(object_ref_of(u.object), true, "QueueNotFound", text));
-      out_.push_back(std::move(d));
+      emit(u, std::move(d));
     }
   }
 
@@ -104,7 +172,7 @@ class RoundBuilder {
       d.reason = kMessageDeactivated;
       d.status_patch = message_patch(eff, kMessageDeactivated, s_.now());
       d.events.push_back(event(consumer_ref_of(eff), false, "Deactivated", kMessageDeactivated));
-      out_.push_back(std::move(d));
+      emit(u, std::move(d));
     }
     const auto limit = eff.spec.maximum_execution_time_seconds.value_or(0);
     if (limit > 0 && u.running_since && !u.max_exec_reported && s_.now() >= *u.running_since + limit * kSecond) {
@@ -115,7 +183,7 @@ class RoundBuilder {
       d.status_patch = message_patch(eff, kMessageMaxExec, s_.now());
       d.events.push_back(event(consumer_ref_of(eff), true, "MaximumExecutionTimeExceeded",
                                "The maximum execution time (" + std::to_string(limit) + "s) was exceeded"));
-      out_.push_back(std::move(d));
+      emit(u, std::move(d));
     }
     if (u.phase_event_due) {
       Decision d;
@@ -143,36 +211,67 @@ class RoundBuilder {
 
   static std::string s_units_key(const UnitState& u) { return u.key.full_name; }
 
+  // Every unit decision leaves through here: its status patch carries what is still unlanded.
+  void emit(const UnitState& u, Decision d) {
+    if (d.status_patch) d.status_patch = carry_unlanded(u, std::move(*d.status_patch));
+    out_.push_back(std::move(d));
+  }
+
+  // §10 for a Reserved unit: its list follows the Queue's checks (newly applicable ones appended
+  // Pending, no longer applicable ones Ready with the removal message), then the verdict.
   void admission_checks(const QueueState& q, const UnitState& u, const schema::QueueUnit& eff) {
     const auto checks = applicable_checks(q.object, eff);
+    std::vector<schema::AdmissionCheckState> states = eff.status.admission_checks;
+    bool list_changed = false;
+    for (const auto& name : checks) {
+      if (std::any_of(states.begin(), states.end(), [&](const auto& c) { return c.name == name; })) continue;
+      schema::AdmissionCheckState c;
+      c.name = name;
+      c.state = "Pending";
+      c.last_transition_time = s_.now();
+      c.pod_set_updates_json = "[]";
+      states.push_back(std::move(c));
+      list_changed = true;
+    }
+    for (auto& c : states) {
+      if (std::find(checks.begin(), checks.end(), c.name) != checks.end()) continue;
+      if (c.state == "Ready" && c.message == kMessageCheckRemoved) continue;
+      c.state = "Ready";
+      c.message = kMessageCheckRemoved;
+      list_changed = true;
+    }
     bool all_ready = true, failed = false;
     for (const auto& name : checks) {
-      const auto it = std::find_if(eff.status.admission_checks.begin(), eff.status.admission_checks.end(),
-                                   [&](const auto& c) { return c.name == name; });
-      const std::string state = it == eff.status.admission_checks.end() ? "" : it->state;
+      const auto it = std::find_if(states.begin(), states.end(), [&](const auto& c) { return c.name == name; });
+      const std::string state = it == states.end() ? "" : it->state;
       if (state == "Rejected" || state == "Retry") failed = true;
       if (state != "Ready") all_ready = false;
     }
-    if (!failed && !all_ready) return;
+    if (!failed && !all_ready && !list_changed) return;
     Decision d;
     d.target = ref_of(u, q.object.metadata.name);
     StatusPatch p;
     p.resource_version = eff.metadata.resource_version;
     p.last_update_time = s_.now();
+    if (list_changed) p.admission_checks = std::move(states);
     if (failed) {
       d.kind = DecisionKind::kAdmissionCheckFailed;
       p.phase = "TimeoutBackoff";
       p.message = kMessageCheckFailed;
       p.admissions = std::vector<schema::Admission>{};
-    } else {
+      d.reason = *p.message;
+    } else if (all_ready) {
       d.kind = DecisionKind::kAdmissionChecksReady;
       p.phase = "Dequeued";
       p.message = kMessageChecksReady;
       d.events.push_back(event(object_ref_of(eff), false, "Scheduled", "dequeue success"));
+      d.reason = *p.message;
+    } else {
+      d.kind = DecisionKind::kAdmissionChecksUpdated;
+      d.reason = "admission checks follow queue " + q.object.metadata.name;
     }
-    d.reason = *p.message;
     d.status_patch = std::move(p);
-    out_.push_back(std::move(d));
+    emit(u, std::move(d));
   }
 
   // Eligible units of the queue in order (§6.2): active, inside the window, not yet decided.
@@ -259,6 +358,7 @@ class RoundBuilder {
   Decision mark_victim(const UnitState& v, const UnitState& p, const std::string& queue, int64_t& marked) const {
     const schema::QueueUnit eff = effective_object(v);
     StatusPatch patch = message_patch(eff, kMessageReclaim, s_.now());
+    patch = carry_unlanded(v, std::move(patch));
     std::vector<schema::Admission> admissions = eff.status.admissions;
     marked = 0;
     for (auto& a : admissions) {
@@ -366,7 +466,7 @@ class RoundBuilder {
       d.events.push_back(event(object_ref_of(eff), true, "FailedScheduling", failure));
       for (const auto& v : victims) d.victims.push_back(v.victims.front());
     }
-    out_.push_back(std::move(d));
+    emit(u, std::move(d));
     for (auto& v : victims) out_.push_back(std::move(v));
   }
 
@@ -381,6 +481,22 @@ class RoundBuilder {
     d.queue_write = std::move(details);
     out_.push_back(std::move(d));
   }
+
+  // §14.3: at most once per second, and only when a value changed.
+  void usage(const QueueState& q) {
+    const std::string& name = q.object.metadata.name;
+    if (!s_.manages_queue(name) || s_.now() < q.usage_next) return;
+    UsageAnnotations values = s_.usage_annotations(name);
+    if (values == usage_on_queue(q)) return;
+    Decision d;
+    d.target = QueueRef{name};
+    d.kind = DecisionKind::kQueueUsageAnnotations;
+    d.queue_write = std::move(values);
+    out_.push_back(std::move(d));
+  }
+
+  static constexpr char kParentLabel[] = "quota.scheduling.koordinator.sh/parent";
+  static constexpr char kEnableAnnotation[] = "quota-koord-queue-enable";
 
   const Scheduler& s_;
   std::vector<Decision>& out_;
@@ -424,7 +540,8 @@ const char* decision_kind_name(DecisionKind kind) {
                                            "queuePatch",
                                            "queueDelete",
                                            "queueUsageAnnotations",
-                                           "phaseEvent"};
+                                           "phaseEvent",
+                                           "admissionChecksUpdated"};
   const auto i = static_cast<size_t>(kind);
   return i < std::size(kNames) ? kNames[i] : "unknown";
 }
@@ -451,7 +568,9 @@ std::vector<Decision> Scheduler::decide_tree(const std::vector<std::string>& que
 std::vector<Decision> Scheduler::decide_unmapped() const {
   std::vector<Decision> out;
   TreeRound round;
-  RoundBuilder(*this, round, out).unmapped_units();
+  RoundBuilder builder(*this, round, out);
+  builder.auto_queues();
+  builder.unmapped_units();
   return out;
 }
 
@@ -498,6 +617,14 @@ std::optional<int64_t> Scheduler::next_deadline() const {
       if (!q.blocked.empty()) consider(q.last_activity + kThreeMinutes);
     }
     if (q.settings.show_queue_items && q.next_publish) consider(*q.next_publish);
+    if (q.usage_next > now_ && manages_queue(name) && usage_annotations(name) != usage_on_queue(q)) {
+      consider(q.usage_next);
+    }
+  }
+  for (const auto& [ns, since] : metrics_.namespace_empty_since) {
+    const bool has_series = std::any_of(metrics_.coming.begin(), metrics_.coming.end(),
+                                        [&](const auto& entry) { return std::get<0>(entry.first) == ns; });
+    if (has_series) consider(since + kFiveMinutes);
   }
   for (const auto& [key, u] : units_) {
     if (u.unmapped_since && !u.queue_not_found_reported && !u.quota.empty()) {

@@ -8,6 +8,28 @@
 namespace koordq::actors {
 namespace {
 
+constexpr int64_t kSecond = 1'000'000'000;
+
+// The items a create writes onto the Queue (§2.5).
+QueueItems items_of(const schema::Queue& q) {
+  QueueItems items;
+  items.queue_policy = q.spec.queue_policy;
+  if (auto it = q.metadata.labels.find("quota.scheduling.koordinator.sh/parent"); it != q.metadata.labels.end()) {
+    items.parent = it->second;
+  }
+  if (auto it = q.metadata.annotations.find("quota-koord-queue-enable"); it != q.metadata.annotations.end()) {
+    items.enable = it->second;
+  }
+  return items;
+}
+
+void patch_items(QueueItems& items, const QueuePatch& p) {
+  if (p.queue_policy) items.queue_policy = *p.queue_policy;
+  if (auto it = p.labels.find("quota.scheduling.koordinator.sh/parent"); it != p.labels.end())
+    items.parent = it->second;
+  if (auto it = p.annotations.find("quota-koord-queue-enable"); it != p.annotations.end()) items.enable = it->second;
+}
+
 int64_t backoff_nanos(const DecisionConfig& c, int64_t failures) {
   int64_t d = c.initial_backoff_nanos;
   for (int64_t i = 1; i < failures && d < c.max_backoff_nanos; ++i) d *= 2;
@@ -17,8 +39,30 @@ int64_t backoff_nanos(const DecisionConfig& c, int64_t failures) {
 }  // namespace
 
 void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& decisions) {
-  for (const auto& d : decisions) {
+  for (uint32_t index = 0; index < decisions.size(); ++index) {
+    const Decision& d = decisions[index];
     if (const auto* qref = std::get_if<QueueRef>(&d.target)) {
+      if (d.kind == DecisionKind::kQueueCreate || d.kind == DecisionKind::kQueuePatch ||
+          d.kind == DecisionKind::kQueueDelete) {
+        // §2.5: the write is in flight until its outcome; a failure restores `before`.
+        AutoQueue& a = auto_queues_[qref->name];
+        a.before = a.synced;
+        a.in_flight = d.kind;
+        a.in_flight_seq = round_seq;
+        a.in_flight_index = index;
+        if (d.queue_write) {
+          if (const auto* created = std::get_if<schema::Queue>(&*d.queue_write)) {
+            a.synced = items_of(*created);
+          } else if (const auto* patch = std::get_if<QueuePatch>(&*d.queue_write)) {
+            if (!a.synced) {
+              const QuotaInfo* quota = quotas_.find(qref->name);
+              a.synced = quota != nullptr ? queue_items_of(*quota) : QueueItems{};
+            }
+            patch_items(*a.synced, *patch);
+          }
+        }
+        continue;
+      }
       auto it = queues_.find(qref->name);
       if (it == queues_.end()) continue;
       QueueState& q = it->second;
@@ -37,6 +81,14 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
           }
           q.next_publish = now_ + q.settings.refresh_interval_nanos;
           break;
+        case DecisionKind::kQueueUsageAnnotations:
+          if (d.queue_write) {
+            if (const auto* usage = std::get_if<UsageAnnotations>(&*d.queue_write)) q.usage_written = *usage;
+          }
+          q.usage_next = now_ + kSecond;  // at most once per second per Queue (§14.3)
+          q.usage_seq = round_seq;
+          q.usage_index = index;
+          break;
         default:
           break;
       }
@@ -47,6 +99,8 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
     auto it = units_.find(key);
     if (it == units_.end() || it->second.object.metadata.uid != ref.uid) continue;
     UnitState& u = it->second;
+    const Phase phase_before = u.phase;
+    const int64_t enqueued_at = u.enqueued_at;
     if (d.status_patch) {
       if (u.pending_status && !u.pending_written_rv.empty()) {
         u.landed_status = u.pending_status;
@@ -64,7 +118,19 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
         u.failures = 0;
         u.backoff_until.reset();
         u.capacity_changed = false;
-        if (d.status_patch && d.status_patch->phase && *d.status_patch->phase == "Dequeued") u.dequeued_once = true;
+        // §15.2: the attempt, the admission wait (admissions from Enqueued only, not top-ups),
+        // the end-to-end latency of the first Dequeued koordq writes for the UID.
+        ++metrics_.attempts[{ref.queue, "scheduled"}];
+        if (phase_before == Phase::kEnqueued && d.status_patch && d.status_patch->phase) {
+          auto [h, added] = metrics_.admission_wait.try_emplace(ref.queue);
+          if (added) h->second = QueueingMetrics::admission_wait_histogram();
+          h->second.observe(now_ - enqueued_at);
+        }
+        if (d.status_patch && d.status_patch->phase && *d.status_patch->phase == "Dequeued") {
+          if (!u.dequeued_once)
+            metrics_.e2e_latency.observe(now_ - u.object.metadata.creation_timestamp.value_or(now_));
+          u.dequeued_once = true;
+        }
         if (q != nullptr) {
           q->last_attempt = now_;
           q->last_tried = key;
@@ -78,6 +144,7 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
         }
         break;
       case DecisionKind::kFail:
+        ++metrics_.attempts[{ref.queue, "unschedulable"}];
         ++u.failures;
         u.backoff_until = now_ + backoff_nanos(config_, u.failures);
         u.capacity_changed = false;
@@ -119,6 +186,7 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
         u.phase_event_due.reset();
         break;
       case DecisionKind::kAdmissionChecksReady:
+        if (!u.dequeued_once) metrics_.e2e_latency.observe(now_ - u.object.metadata.creation_timestamp.value_or(now_));
         u.dequeued_once = true;
         break;
       default:

@@ -57,6 +57,8 @@ WireKind to_wire(DecisionKind kind) {
       return WireKind::QUEUE_USAGE_ANNOTATIONS;
     case DecisionKind::kPhaseEvent:
       return WireKind::PHASE_EVENT;
+    case DecisionKind::kAdmissionChecksUpdated:
+      return WireKind::ADMISSION_CHECKS_UPDATED;
   }
   return WireKind::FAIL;  // unreachable: the switch is exhaustive
 }
@@ -99,6 +101,8 @@ Result<DecisionKind> from_wire(WireKind kind) {
       return DecisionKind::kQueueUsageAnnotations;
     case WireKind::PHASE_EVENT:
       return DecisionKind::kPhaseEvent;
+    case WireKind::ADMISSION_CHECKS_UPDATED:
+      return DecisionKind::kAdmissionChecksUpdated;
   }
   return make_error("unknown decision kind " + std::to_string(static_cast<uint16_t>(kind)));
 }

@@ -42,6 +42,35 @@ Result<Effect> decode_role(wire::Role::Reader role) {
   return make_error("unknown role event " + std::to_string(static_cast<uint16_t>(role.getEvent())));
 }
 
+Result<Effect> decode_relist(wire::Relist::Reader relist) {
+  schema::ObjectKind resource = schema::ObjectKind::kQueueUnit;
+  switch (relist.getResource()) {
+    case wire::Resource::QUEUE_UNITS:
+      resource = schema::ObjectKind::kQueueUnit;
+      break;
+    case wire::Resource::QUEUES:
+      resource = schema::ObjectKind::kQueue;
+      break;
+    case wire::Resource::ELASTIC_QUOTAS:
+      resource = schema::ObjectKind::kElasticQuota;
+      break;
+    default:
+      return make_error("unknown relist resource " + std::to_string(static_cast<uint16_t>(relist.getResource())));
+  }
+  bool begin = true;
+  switch (relist.getPhase()) {
+    case wire::Relist::Phase::BEGIN:
+      begin = true;
+      break;
+    case wire::Relist::Phase::END:
+      begin = false;
+      break;
+    default:
+      return make_error("unknown relist phase " + std::to_string(static_cast<uint16_t>(relist.getPhase())));
+  }
+  return Effect([resource, begin](Scheduler& s) { s.apply_relist(resource, begin); });
+}
+
 // What applying the record does once time has advanced.
 Result<Effect> decode(const journal::StoredRecord& record) {
   const auto body = record.reader().getBody();
@@ -63,7 +92,9 @@ Result<Effect> decode(const journal::StoredRecord& record) {
     case journal::RecordKind::kRole:
       return decode_role(body.getRole());
     case journal::RecordKind::kConfig:
+      return Effect([](Scheduler& s) { s.apply_config(); });
     case journal::RecordKind::kRelist:
+      return decode_relist(body.getRelist());
     case journal::RecordKind::kTick:
       return Effect([](Scheduler&) {});
   }

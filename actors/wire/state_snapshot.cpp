@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -217,6 +218,7 @@ void write_unit(st::UnitState::Builder out, const std::string& key, const UnitSt
   } else {
     out.getPhaseEventDue().setAbsent();
   }
+  out.setObservedPhase(to_wire(u.observed_phase));
 }
 
 std::pair<std::string, UnitState> read_unit(st::UnitState::Reader in) {
@@ -250,6 +252,7 @@ std::pair<std::string, UnitState> read_unit(st::UnitState::Reader in) {
   u.running_since = read_optional(in.getRunningSince());
   u.max_exec_reported = in.getMaxExecReported();
   if (auto p = in.getPhaseEventDue(); p.isValue()) u.phase_event_due = from_wire(p.getValue());
+  u.observed_phase = from_wire(in.getObservedPhase());
   return {std::move(key), std::move(u)};
 }
 
@@ -332,6 +335,14 @@ void write_queue(st::QueuePart::Builder out, const std::string& name, const Queu
   }
   write_optional_int(out.getNextPublish(), q.next_publish);
   write_units(out.initUnits(units.size()), units);
+  if (q.usage_written) {
+    write_string_map(out.getUsageWritten().initValue(q.usage_written->size()), *q.usage_written);
+  } else {
+    out.getUsageWritten().setAbsent();
+  }
+  out.setUsageNext(q.usage_next);
+  out.setUsageSeq(q.usage_seq);
+  out.setUsageIndex(q.usage_index);
 }
 
 std::pair<std::string, QueueState> read_queue(st::QueuePart::Reader in, std::map<std::string, UnitState>& units) {
@@ -353,7 +364,146 @@ std::pair<std::string, QueueState> read_queue(st::QueuePart::Reader in, std::map
   if (auto p = in.getLastPublished(); p.isValue()) q.last_published = schema::read_queue_item_details(p.getValue());
   q.next_publish = read_optional(in.getNextPublish());
   read_units(in.getUnits(), units);
+  if (auto w = in.getUsageWritten(); w.isValue()) {
+    UsageAnnotations usage;
+    for (auto e : w.getValue())
+      insert_unique(usage, to_string(e.getKey()), to_string(e.getValue()), "usage annotation");
+    q.usage_written = std::move(usage);
+  }
+  q.usage_next = in.getUsageNext();
+  q.usage_seq = in.getUsageSeq();
+  q.usage_index = in.getUsageIndex();
   return {std::move(name), std::move(q)};
+}
+
+// --- auto-created Queues and metrics (router part) ---------------------------------------------
+
+void write_items(st::QueueItems::Builder out, const QueueItems& items) {
+  out.setQueuePolicy(text(items.queue_policy));
+  write_optional_text(out.getParent(), items.parent);
+  write_optional_text(out.getEnable(), items.enable);
+}
+
+QueueItems read_items(st::QueueItems::Reader in) {
+  return {to_string(in.getQueuePolicy()), read_optional_text(in.getParent()), read_optional_text(in.getEnable())};
+}
+
+void write_auto_queue(st::AutoQueue::Builder out, const std::string& name, const AutoQueue& a) {
+  out.setName(text(name));
+  if (a.synced) {
+    write_items(out.getSynced().initValue(), *a.synced);
+  } else {
+    out.getSynced().setAbsent();
+  }
+  if (a.in_flight) {
+    out.getInFlight().setValue(static_cast<uint16_t>(*a.in_flight));
+  } else {
+    out.getInFlight().setAbsent();
+  }
+  out.setInFlightSeq(a.in_flight_seq);
+  out.setInFlightIndex(a.in_flight_index);
+  if (a.before) {
+    write_items(out.getBefore().initValue(), *a.before);
+  } else {
+    out.getBefore().setAbsent();
+  }
+}
+
+std::pair<std::string, AutoQueue> read_auto_queue(st::AutoQueue::Reader in) {
+  AutoQueue a;
+  if (auto v = in.getSynced(); v.isValue()) a.synced = read_items(v.getValue());
+  if (auto v = in.getInFlight(); v.isValue()) {
+    const uint16_t kind = v.getValue();
+    if (kind > static_cast<uint16_t>(DecisionKind::kAdmissionChecksUpdated)) {
+      bad("auto queue with unknown decision kind " + std::to_string(kind));
+    }
+    a.in_flight = static_cast<DecisionKind>(kind);
+  }
+  a.in_flight_seq = in.getInFlightSeq();
+  a.in_flight_index = in.getInFlightIndex();
+  if (auto v = in.getBefore(); v.isValue()) a.before = read_items(v.getValue());
+  return {to_string(in.getName()), std::move(a)};
+}
+
+void write_histogram(st::Histogram::Builder out, const Histogram& h) {
+  auto bounds = out.initBounds(h.bounds.size());
+  for (unsigned i = 0; i < h.bounds.size(); ++i) bounds.set(i, h.bounds[i]);
+  auto counts = out.initCounts(h.counts.size());
+  for (unsigned i = 0; i < h.counts.size(); ++i) counts.set(i, h.counts[i]);
+  out.setCount(h.count);
+  out.setSum(h.sum);
+}
+
+Histogram read_histogram(st::Histogram::Reader in) {
+  Histogram h;
+  for (auto b : in.getBounds()) h.bounds.push_back(b);
+  for (auto c : in.getCounts()) h.counts.push_back(c);
+  h.count = in.getCount();
+  h.sum = in.getSum();
+  return h;
+}
+
+void write_metrics(st::QueueingMetrics::Builder out, const QueueingMetrics& m) {
+  {
+    auto list = out.initComing(m.coming.size());
+    unsigned i = 0;
+    for (const auto& [key, count] : m.coming) {
+      list[i].setNamespace(text(std::get<0>(key)));
+      list[i].setType(text(std::get<1>(key)));
+      list[i].setStatus(text(std::get<2>(key)));
+      list[i++].setCount(count);
+    }
+  }
+  {
+    auto list = out.initAttempts(m.attempts.size());
+    unsigned i = 0;
+    for (const auto& [key, count] : m.attempts) {
+      list[i].setQueue(text(key.first));
+      list[i].setResult(text(key.second));
+      list[i++].setCount(count);
+    }
+  }
+  {
+    auto list = out.initAdmissionWait(m.admission_wait.size());
+    unsigned i = 0;
+    for (const auto& [queue, h] : m.admission_wait) {
+      list[i].setKey(text(queue));
+      write_histogram(list[i++].initHistogram(), h);
+    }
+  }
+  write_histogram(out.initE2eLatency(), m.e2e_latency);
+  {
+    auto list = out.initNamespaceEmptySince(m.namespace_empty_since.size());
+    unsigned i = 0;
+    for (const auto& [ns, since] : m.namespace_empty_since) {
+      list[i].setKey(text(ns));
+      list[i++].setValue(since);
+    }
+  }
+}
+
+QueueingMetrics read_metrics(st::QueueingMetrics::Reader in) {
+  QueueingMetrics m;
+  for (auto e : in.getComing()) {
+    const std::string ns = to_string(e.getNamespace()), type = to_string(e.getType()), st = to_string(e.getStatus());
+    if (!m.coming.emplace(std::make_tuple(ns, type, st), e.getCount()).second) {
+      bad("duplicate coming-rate series " + ns + "/" + type + "/" + st);
+    }
+  }
+  for (auto e : in.getAttempts()) {
+    const std::string queue = to_string(e.getQueue()), result = to_string(e.getResult());
+    if (!m.attempts.emplace(std::make_pair(queue, result), e.getCount()).second) {
+      bad("duplicate attempts series " + queue + "/" + result);
+    }
+  }
+  for (auto e : in.getAdmissionWait()) {
+    insert_unique(m.admission_wait, to_string(e.getKey()), read_histogram(e.getHistogram()), "admission-wait series");
+  }
+  m.e2e_latency = read_histogram(in.getE2eLatency());
+  for (auto e : in.getNamespaceEmptySince()) {
+    insert_unique(m.namespace_empty_since, to_string(e.getKey()), e.getValue(), "empty namespace");
+  }
+  return m;
 }
 
 // --- quotas --------------------------------------------------------------------------------------
@@ -480,6 +630,13 @@ std::string StateSnapshotCodec::encode(const Scheduler& s, uint64_t seq, int64_t
                        out.setNow(s.now_);
                        write_config(out.initConfig(), s.config_);
                        write_units(out.initUnits(unqueued.size()), unqueued);
+                       auto autos = out.initAutoQueues(s.auto_queues_.size());
+                       unsigned i = 0;
+                       for (const auto& [name, a] : s.auto_queues_) write_auto_queue(autos[i++], name, a);
+                       write_metrics(out.initMetrics(), s.metrics_);
+                       out.setPreviousNow(s.previous_now_);
+                       write_optional_int(out.getRelistCutoff(), s.relist_cutoff_);
+                       out.setRelistingUnits(s.relisting_units_);
                      }));
   static const std::vector<UnitEntry> kNoUnits;
   for (const auto& [name, q] : s.queues_) {
@@ -573,6 +730,14 @@ RestoredState StateSnapshotCodec::decode(wire::Snapshot::Reader root, const Deci
         }
         s.now_ = in.getNow();
         read_units(in.getUnits(), s.units_);
+        for (auto a : in.getAutoQueues()) {
+          auto [name, entry] = read_auto_queue(a);
+          insert_unique(s.auto_queues_, std::move(name), std::move(entry), "auto queue");
+        }
+        s.metrics_ = read_metrics(in.getMetrics());
+        s.previous_now_ = in.getPreviousNow();
+        s.relist_cutoff_ = read_optional(in.getRelistCutoff());
+        s.relisting_units_ = in.getRelistingUnits();
       });
     } else if (actor.starts_with(kQueuePrefix)) {
       decode_payload<st::QueuePart>(actor, payload, [&](st::QueuePart::Reader in) {

@@ -135,7 +135,6 @@ class ScenarioRun {
       note_lowered_max(*w);
       live_.apply_object(w->object, w->type == schema::WatchEventType::kDeleted);
     } else if (const auto* o = std::get_if<actors::Outcome>(&in)) {
-      note_known_bugs(*o);
       live_.apply_outcome(*o);
     } else if (std::holds_alternative<RoleAcquiredInput>(in)) {
       live_.apply_role_acquired();
@@ -152,45 +151,6 @@ class ScenarioRun {
     for (const auto& [r, v] : before->max) {
       const auto it = after.find(r);
       if (it != after.end() && it->second < v) lowered_.insert(q->metadata.name);
-    }
-  }
-
-  // Three known actors/core bugs (reported to the lead) let a unit hold quota koordq no longer
-  // counts; over-admission is not checked past the point where one strikes until they are fixed:
-  // 1. a release decision (admission check failed: `admissions: []`) frees the quota when the
-  //    round is applied, before its write lands; if the write fails the unit holds again, while a
-  //    round in between may have given the quota away;
-  // 2. a failed write of a decision made over an earlier write that landed but was not yet seen
-  //    on the watch drops that earlier write too, so the unit looks unadmitted until the watch
-  //    catches up;
-  // 3. a message-only patch decided while an earlier write of the unit is still queued lacks that
-  //    write's phase and admissions, so the write queue's latest-wins coalescing (§7.6) loses them
-  //    while koordq takes them as written.
-  void note_known_bugs(const actors::Outcome& o) {
-    if (o.write_kind != actors::WriteKind::kStatusPatch || o.result == actors::OutcomeResult::kSuccess) return;
-    const auto it = decided_.find({o.decision_seq, o.decision_index});
-    if (it == decided_.end()) return;
-    if (it->second.kind == actors::DecisionKind::kAdmissionCheckFailed) {
-      unchecked_from_here("the release write of an admission check failure failed");
-    } else if (it->second.over_landed_write) {
-      unchecked_from_here("a write failed that was decided over a landed, unseen one");
-    }
-  }
-
-  void unchecked_from_here(const std::string& why) {
-    if (!over_admission_unchecked_) log("   (over-admission no longer checked, known bug: " + why + ")");
-    over_admission_unchecked_ = true;
-  }
-
-  void remember(uint64_t seq, const std::vector<actors::Decision>& decisions) {
-    for (uint32_t i = 0; i < decisions.size(); ++i) {
-      bool over_landed_write = false;
-      if (const auto* ref = std::get_if<actors::UnitRef>(&decisions[i].target)) {
-        const auto it = live_.units().find(ref->namespace_ + "/" + ref->name);
-        over_landed_write =
-            it != live_.units().end() && it->second.pending_status && !it->second.pending_written_rv.empty();
-      }
-      decided_[{seq, i}] = Decided{decisions[i].kind, over_landed_write};
     }
   }
 
@@ -212,13 +172,10 @@ class ScenarioRun {
         std::to_string(decisions.size()) + " decisions");
     for (const auto& d : decisions) log("     " + describe(d));
     if (invariant_ == Invariant::kRedecide) redecide(stored, decisions);
-    remember(stored.seq(), decisions);
     live_.advance_to(now_);
     live_.apply_round(stored.seq(), decisions);
     fold(stored);
-    for (const auto& unit : cluster_.on_round(stored.seq(), decisions)) {
-      unchecked_from_here("a write of " + unit + " replaced an in-flight one and dropped its phase/admissions");
-    }
+    cluster_.on_round(stored.seq(), decisions);
     check();
   }
 
@@ -249,7 +206,7 @@ class ScenarioRun {
         violations = accounting_violations(live_);
         break;
       case Invariant::kOverAdmission:
-        if (!over_admission_unchecked_) violations = over_admission_violations(live_, lowered_);
+        violations = over_admission_violations(live_, lowered_);
         break;
       case Invariant::kOrder:
         violations = order_violations(live_);
@@ -283,12 +240,6 @@ class ScenarioRun {
   int64_t now_ = kStart;
   int32_t lease_transitions_ = 0;
   std::set<std::string> lowered_;
-  struct Decided {
-    actors::DecisionKind kind;
-    bool over_landed_write;  // made while an earlier write of the unit had landed unseen
-  };
-  std::map<std::pair<uint64_t, uint32_t>, Decided> decided_;
-  bool over_admission_unchecked_ = false;
   std::optional<std::string> failure_;
   std::deque<std::string> log_;
 };

@@ -96,23 +96,15 @@ class ClusterSim {
   }
 
   // The writes of a journaled round are now in flight. A newer status write for a unit replaces
-  // the one still queued for it (§7.6), which then never gets an answer. Returns the units whose
-  // replaced write set phase, admissions or admissionChecks that the newer one leaves out.
-  std::vector<std::string> on_round(uint64_t seq, const std::vector<actors::Decision>& decisions) {
-    std::vector<std::string> lost;
+  // the one still queued for it (§7.6), which then never gets an answer.
+  void on_round(uint64_t seq, const std::vector<actors::Decision>& decisions) {
     last_round_ = seq;
     for (uint32_t i = 0; i < decisions.size(); ++i) {
       const actors::Decision& d = decisions[i];
       if (d.status_patch) {
         const std::string key = unit_key_of(d.target);
         std::erase_if(in_flight_, [&](const Write& w) {
-          if (w.kind != actors::WriteKind::kStatusPatch || unit_key_of(w.decision.target) != key) return false;
-          const actors::StatusPatch& old = *w.decision.status_patch;
-          if ((old.phase && !d.status_patch->phase) || (old.admissions && !d.status_patch->admissions) ||
-              (old.admission_checks && !d.status_patch->admission_checks)) {
-            lost.push_back(key);
-          }
-          return true;
+          return w.kind == actors::WriteKind::kStatusPatch && unit_key_of(w.decision.target) == key;
         });
         in_flight_.push_back(Write{seq, i, actors::WriteKind::kStatusPatch, 0, d});
       }
@@ -122,7 +114,6 @@ class ClusterSim {
         in_flight_.push_back(Write{seq, i, actors::WriteKind::kEvent, e, d});
       }
     }
-    return lost;
   }
 
  private:
@@ -327,18 +318,7 @@ class ClusterSim {
       return o;
     }
     if (w.kind == actors::WriteKind::kQueueWrite) {
-      const auto& name = std::get<actors::QueueRef>(w.decision.target).name;
-      auto it = queues_.find(name);
-      if (it == queues_.end()) {
-        o.result = actors::OutcomeResult::kNotFound;
-      } else if (drawn == actors::OutcomeResult::kSuccess) {
-        if (const auto* details = std::get_if<schema::QueueItemDetails>(&*w.decision.queue_write)) {
-          it->second.status.queue_item_details = *details;
-        }
-        it->second.metadata.resource_version = next_rv();
-        o.resource_version = it->second.metadata.resource_version;
-        stream_.push_back(WatchInput{schema::WatchEventType::kModified, it->second});
-      }
+      carry_out_queue_write(w, drawn, o);
       o.http_code = http_code(o.result);
       return o;
     }
@@ -364,6 +344,64 @@ class ClusterSim {
     }
     o.http_code = http_code(o.result);
     return o;
+  }
+
+  // Queue writes as the API server answers them: a create of an existing Queue is 409
+  // (AlreadyExists), any other write of a missing one 404; merge-PATCHes of annotations, labels,
+  // spec.queuePolicy and status.queueItemDetails.
+  void carry_out_queue_write(const Write& w, actors::OutcomeResult drawn, actors::Outcome& o) {
+    const auto& name = std::get<actors::QueueRef>(w.decision.target).name;
+    const actors::QueueWrite& write = *w.decision.queue_write;
+    auto it = queues_.find(name);
+    if (const auto* create = std::get_if<schema::Queue>(&write)) {
+      if (it != queues_.end()) {
+        o.result = actors::OutcomeResult::kConflict;
+      } else if (drawn == actors::OutcomeResult::kSuccess) {
+        schema::Queue q = *create;
+        q.metadata.name = name;
+        q.metadata.namespace_ = scenario_.config.queue_namespace;
+        q.metadata.uid = "uid-queue-" + name + "-" + std::to_string(rv_);
+        q.metadata.resource_version = next_rv();
+        q.metadata.creation_timestamp = start_;
+        o.resource_version = q.metadata.resource_version;
+        stream_.push_back(WatchInput{schema::WatchEventType::kAdded, q});
+        queues_[name] = std::move(q);
+      }
+      return;
+    }
+    if (it == queues_.end()) {
+      o.result = actors::OutcomeResult::kNotFound;
+      return;
+    }
+    if (drawn != actors::OutcomeResult::kSuccess) return;
+    schema::Queue& q = it->second;
+    if (std::holds_alternative<actors::QueueDelete>(write)) {
+      q.metadata.resource_version = next_rv();
+      stream_.push_back(WatchInput{schema::WatchEventType::kDeleted, q});
+      queues_.erase(it);
+      return;
+    }
+    auto patch_map = [](schema::StringMap& map, const actors::MapPatch& patch) {
+      for (const auto& [key, value] : patch) {
+        if (value) {
+          map[key] = *value;
+        } else {
+          map.erase(key);
+        }
+      }
+    };
+    if (const auto* details = std::get_if<schema::QueueItemDetails>(&write)) {
+      q.status.queue_item_details = *details;
+    } else if (const auto* usage = std::get_if<actors::UsageAnnotations>(&write)) {
+      for (const auto& [key, value] : *usage) q.metadata.annotations[key] = value;
+    } else if (const auto* patch = std::get_if<actors::QueuePatch>(&write)) {
+      if (patch->queue_policy) q.spec.queue_policy = *patch->queue_policy;
+      patch_map(q.metadata.labels, patch->labels);
+      patch_map(q.metadata.annotations, patch->annotations);
+    }
+    q.metadata.resource_version = next_rv();
+    o.resource_version = q.metadata.resource_version;
+    stream_.push_back(WatchInput{schema::WatchEventType::kModified, q});
   }
 
   static int32_t http_code(actors::OutcomeResult r) {

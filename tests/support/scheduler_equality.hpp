@@ -54,6 +54,7 @@ inline void compare_units(Diff& diff, const std::string& key, const actors::Unit
   KOORDQ_UNIT_FIELD(running_since);
   KOORDQ_UNIT_FIELD(max_exec_reported);
   KOORDQ_UNIT_FIELD(phase_event_due);
+  KOORDQ_UNIT_FIELD(observed_phase);
 #undef KOORDQ_UNIT_FIELD
 }
 
@@ -76,6 +77,10 @@ inline void compare_queues(Diff& diff, const std::string& name, const actors::Qu
   KOORDQ_QUEUE_FIELD(invalid_interval_reported);
   KOORDQ_QUEUE_FIELD(last_published);
   KOORDQ_QUEUE_FIELD(next_publish);
+  KOORDQ_QUEUE_FIELD(usage_written);
+  KOORDQ_QUEUE_FIELD(usage_next);
+  KOORDQ_QUEUE_FIELD(usage_seq);
+  KOORDQ_QUEUE_FIELD(usage_index);
 #undef KOORDQ_QUEUE_FIELD
 }
 
@@ -104,6 +109,11 @@ inline std::vector<std::string> state_differences(const actors::Scheduler& a, co
   diff.field("scheduler", "now", a.now(), b.now());
   diff.field("scheduler", "config", a.config(), b.config());
   diff.field("scheduler", "quotas", a.quotas(), b.quotas());
+  diff.field("scheduler", "auto_queues", a.auto_queues(), b.auto_queues());
+  diff.field("scheduler", "metrics", a.metrics(), b.metrics());
+  diff.field("scheduler", "previous_now", a.previous_now(), b.previous_now());
+  diff.field("scheduler", "relist_cutoff", a.relist_cutoff(), b.relist_cutoff());
+  diff.field("scheduler", "relisting_units", a.relisting_units(), b.relisting_units());
   compare_maps(out, "unit", a.units(), b.units(),
                [&](const std::string& k, const auto& x, const auto& y) { compare_units(diff, k, x, y); });
   compare_maps(out, "queue", a.queues(), b.queues(),

@@ -105,11 +105,11 @@ TEST(RecordApply, folding_a_journal_gives_the_state_the_live_calls_gave) {
   int64_t t = kStart;
   auto config = std::make_unique<journal::CapnpRecordBody>();
   config->record().initBody().initConfig().setDecisionLogicVersion(actors::kDecisionLogicVersion);
-  j.input(t, std::move(config), [](Scheduler&) {});
+  j.input(t, std::move(config), [](Scheduler& s) { s.apply_config(); });
   j.input(t, actors::make_role_body(actors::RoleEvent::kAcquired, "koordq-0", 1),
           [](Scheduler& s) { s.apply_role_acquired(); });
   j.input(t, actors::make_relist_body(actors::RelistPhase::kBegin, schema::ObjectKind::kQueueUnit, "10"),
-          [](Scheduler&) {});
+          [](Scheduler& s) { s.apply_relist(schema::ObjectKind::kQueueUnit, true); });
   const auto q = quota("team-a", "", {{"cpu", "4"}});
   const auto queue_a = queue("team-a", "Block");
   j.input(t, added(q), [&](Scheduler& s) { s.apply_object(q, false); });
@@ -122,7 +122,7 @@ TEST(RecordApply, folding_a_journal_gives_the_state_the_live_calls_gave) {
   j.input(t, added(job1), [&](Scheduler& s) { s.apply_object(job1, false); });
   j.input(t, added(job2), [&](Scheduler& s) { s.apply_object(job2, false); });
   j.input(t, actors::make_relist_body(actors::RelistPhase::kEnd, schema::ObjectKind::kQueueUnit, "10"),
-          [](Scheduler&) {});
+          [](Scheduler& s) { s.apply_relist(schema::ObjectKind::kQueueUnit, false); });
   const auto first = j.round();
   const uint64_t first_round = j.last_seq();
   ASSERT_FALSE(of_kind(first, DecisionKind::kAdmit).empty());

@@ -1,7 +1,6 @@
 // What a status write that fails gives back (behaviour.md §7.1, §7.3; design.md §3): quota is free
 // only once the cluster no longer holds it, whatever the order in which answers and watch events
-// arrive. Minimal reproductions of three over-admissions found by decision_property_test; skipped
-// until actors/core is fixed (see the message of each).
+// arrive. Minimal reproductions of three over-admissions decision_property_test once found.
 #include <gtest/gtest.h>
 
 #include "tests/support/scheduler_fixture.hpp"
@@ -84,12 +83,6 @@ TEST(SchedulerWriteFailure, a_failed_write_keeps_the_earlier_write_that_landed) 
 }
 
 TEST(SchedulerWriteFailure, a_write_decided_while_another_is_queued_carries_that_writes_keys_too) {
-  GTEST_SKIP() << "actors/core bug: message-only patches (deactivation, maximum execution time, failure texts, "
-                  "QueueNotFound) carry only message/lastUpdateTime even while an earlier write of the unit that "
-                  "set phase or admissions is still queued; the write queue replaces the queued write with the "
-                  "newer one (§7.6, latest wins), so phase and admissions never reach the server while koordq "
-                  "takes them as written. Fix: build every status patch against the last landed status, "
-                  "carrying each key the pending status changed since.";
   SchedulerDriver d;
   d.input(quota("team-a", "", {{"cpu", "2"}}));
   auto checked = queue("team-a");

@@ -65,15 +65,19 @@ constexpr std::size_t field_count() {
 
 // A field added to a state struct must be added to state.capnp and actors/wire/state_snapshot.cpp
 // (and to tests/support/scheduler_equality.hpp); then raise the count here.
-static_assert(field_count<actors::UnitState>() == 25, "UnitState changed: snapshot the new field");
-static_assert(field_count<actors::QueueState>() == 15, "QueueState changed: snapshot the new field");
+static_assert(field_count<actors::UnitState>() == 26, "UnitState changed: snapshot the new field");
+static_assert(field_count<actors::QueueState>() == 19, "QueueState changed: snapshot the new field");
 static_assert(field_count<actors::QueueSettings>() == 8, "QueueSettings changed: snapshot the new field");
 static_assert(field_count<actors::QuotaInfo>() == 12, "QuotaInfo changed: snapshot the new field");
 static_assert(field_count<actors::QuotaUsage>() == 4, "QuotaUsage changed: snapshot the new field");
 static_assert(field_count<actors::OrderKey>() == 3, "OrderKey changed: snapshot the new field");
 static_assert(field_count<actors::DecisionConfig>() == 7, "DecisionConfig changed: snapshot the new field");
+static_assert(field_count<actors::QueueItems>() == 3, "QueueItems changed: snapshot the new field");
+static_assert(field_count<actors::AutoQueue>() == 5, "AutoQueue changed: snapshot the new field");
+static_assert(field_count<actors::Histogram>() == 4, "Histogram changed: snapshot the new field");
+static_assert(field_count<actors::QueueingMetrics>() == 5, "QueueingMetrics changed: snapshot the new field");
 // Scheduler and QuotaTree are classes: their size stands in for the count (x86-64, libstdc++).
-static_assert(sizeof(actors::Scheduler) == 376, "Scheduler changed: snapshot the new member");
+static_assert(sizeof(actors::Scheduler) == 712, "Scheduler changed: snapshot the new member");
 static_assert(sizeof(actors::QuotaTree) == 192, "QuotaTree changed: snapshot the new member");
 
 // --- a driver that journals what it does ------------------------------------------------------------
@@ -319,6 +323,12 @@ TEST(StateSnapshot, a_state_with_every_field_in_use_round_trips_exactly) {
   EXPECT_FALSE(s.queues().at("weird").add_queue_fail_reported.empty());
   EXPECT_FALSE(s.quotas().ignored().empty());
   EXPECT_GT(s.quotas().usage("ghost").count + s.quotas().usage("orphan").count, 0);
+  EXPECT_FALSE(s.auto_queues().empty());
+  EXPECT_FALSE(s.metrics().attempts.empty());
+  EXPECT_FALSE(s.metrics().admission_wait.empty());
+  EXPECT_GT(s.metrics().e2e_latency.count, 0u);
+  EXPECT_TRUE(std::any_of(s.queues().begin(), s.queues().end(),
+                          [](const auto& q) { return q.second.usage_written.has_value(); }));
 
   const std::string bytes = snapshot_of(s);
   auto restored = actors::decode_state_snapshot(bytes, s.config());
