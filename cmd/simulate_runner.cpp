@@ -16,6 +16,7 @@
 #include "actors/wire/input_bodies.hpp"
 #include "actors/wire/outcome_wire.hpp"
 #include "actors/wire/record_apply.hpp"
+#include "actors/wire/state_restore.hpp"
 #include "base/log.hpp"
 #include "base/rfc3339.hpp"
 #include "cmd/exit_codes.hpp"
@@ -116,9 +117,24 @@ class SimulationLoop {
         last_tick_ = now_;
       }
       if (int code = cycle(); code != kExitSuccess) return code;
+      snapshot_if_due();
       enforce_retention();
     }
     return kExitSuccess;
+  }
+
+  // The state after the last applied record, stored as a snapshot (on shutdown, and every
+  // --snapshot-every records), so a restart or a time-travel read replays only the tail.
+  void snapshot() {
+    engine_.read_state([&](const actors::Scheduler& s, uint64_t seq) {
+      if (seq == 0 || seq == last_snapshot_) return;
+      last_snapshot_ = seq;
+      if (Status st = actors::write_state_snapshot(journal_, s, seq, s.now(), journal_.uuid()); !st.ok()) {
+        KQ_LOG_ERROR("snapshot at seq {} failed: {}", seq, st.message());
+        return;
+      }
+      KQ_V(5)("snapshot at seq {}", seq);
+    });
   }
 
  private:
@@ -181,6 +197,10 @@ class SimulationLoop {
     return kExitSuccess;
   }
 
+  void snapshot_if_due() {
+    if (engine_.applied_seq() >= last_snapshot_ + static_cast<uint64_t>(options_.snapshot_every)) snapshot();
+  }
+
   // Retention drops whole ranges behind a snapshot; checked every --snapshot-every records.
   void enforce_retention() {
     const uint64_t head = journal_.writer().durable_head().seq;
@@ -225,21 +245,8 @@ class SimulationLoop {
   bool virtual_;
   actors::runtime::TickPolicy tick_policy_;
   uint64_t retention_checked_ = 0;
+  uint64_t last_snapshot_ = 0;
 };
-
-// The state of an existing journal: every record folded, oldest first.
-Result<int64_t> rebuild(journal::Journal& journal, actors::Scheduler& scheduler) {
-  auto cursor = journal.reader().cursor(std::max<uint64_t>(journal.reader().first_seq(), 1));
-  int64_t last_time = 0;
-  for (;;) {
-    auto next = cursor.next();
-    if (!next.ok()) return next.error();
-    if (!next->has_value()) break;
-    if (Status s = actors::apply_record(scheduler, **next); !s.ok()) return s.error();
-    last_time = (*next)->time();
-  }
-  return last_time;
-}
 
 std::vector<schema::WatchedObject> objects_of(const actors::Scheduler& s) {
   std::vector<schema::WatchedObject> out;
@@ -270,15 +277,22 @@ int run_simulation(const ServeOptions& options) {
     KQ_LOG_ERROR("journal corrupt at seq {}: moved to {}, new journal started ({})", q->first_bad_seq,
                  q->moved_to.string(), q->reason);
   }
-  actors::Scheduler scheduler(decision_config_of(options));
-  auto last_time = rebuild(j, scheduler);
-  if (!last_time.ok()) {
-    KQ_LOG_ERROR("cannot replay the journal: {}", last_time.message());
+  // The state of an existing journal: its newest snapshot and the records after it.
+  auto restored = actors::restore_state(j.reader(), UINT64_MAX, decision_config_of(options));
+  if (!restored.ok()) {
+    KQ_LOG_ERROR("cannot replay the journal: {}", restored.message());
     return kExitJournalUnreadable;
   }
+  if (restored->seq > 0) {
+    KQ_LOG_INFO("state restored at seq {} ({}, then {} records)", restored->seq,
+                restored->snapshot_seq ? "snapshot at seq " + std::to_string(*restored->snapshot_seq) : "no snapshot",
+                restored->applied_records);
+  }
+  actors::Scheduler scheduler = std::move(restored->scheduler);
+  const int64_t last_time = scheduler.now();
   const bool fresh = j.reader().last_seq() == 0;
   const bool virtual_clock = options.simulate_clock == SimulateClock::virtual_time;
-  int64_t start = virtual_clock ? std::max(kVirtualEpoch, *last_time) : std::max(wall_now(), *last_time);
+  int64_t start = virtual_clock ? std::max(kVirtualEpoch, last_time) : std::max(wall_now(), last_time);
 
   SyncAppender appender(j.writer());
   std::vector<std::unique_ptr<journal::RecordBody>> config;
@@ -328,6 +342,7 @@ int run_simulation(const ServeOptions& options) {
   KQ_V(1)("decision actors on {} threads", engine.threads());
   SimulationLoop loop(options, j, cluster, engine, start);
   const int code = loop.run(end);
+  loop.snapshot();
   int64_t stopped_at = start;
   engine.read_state([&](const actors::Scheduler& s, uint64_t) { stopped_at = s.now(); });
   const auto& stats = cluster.stats();
