@@ -25,6 +25,7 @@
 #include "journal/journal.hpp"
 #include "journal/retention.hpp"
 #include "journal/watch_record.hpp"
+#include "kube/ingest/relist_diff.hpp"
 #include "kube/simulator/simulated_cluster.hpp"
 
 namespace koordq::cmd {
@@ -121,6 +122,24 @@ class SimulationLoop {
       enforce_retention();
     }
     return kExitSuccess;
+  }
+
+  // Every start journals one relist epoch per resource (design.md §7): the simulated LIST against
+  // the journaled state, between `relist` begin and end records, as the first input batch. The
+  // cluster's watch then continues from the LIST's resourceVersion.
+  void relist(const std::vector<schema::WatchedObject>& journaled) {
+    for (auto kind : {schema::ObjectKind::kElasticQuota, schema::ObjectKind::kQueue, schema::ObjectKind::kQueueUnit}) {
+      const std::string rv = cluster_.resource_version();
+      pending_.push_back({now_, actors::make_relist_body(actors::RelistPhase::kBegin, kind, rv)});
+      std::vector<schema::WatchedObject> known;
+      for (const auto& o : journaled) {
+        if (schema::kind_of(o) == kind) known.push_back(o);
+      }
+      for (const auto& e : kube::relist_diff(known, cluster_.list(kind))) {
+        pending_.push_back({now_, journal::make_watch_body(e.event, raw_mode_of(options_), e.synthesized)});
+      }
+      pending_.push_back({now_, actors::make_relist_body(actors::RelistPhase::kEnd, kind, rv)});
+    }
   }
 
   // The state after the last applied record, stored as a snapshot (on shutdown, and every
@@ -341,6 +360,9 @@ int run_simulation(const ServeOptions& options) {
                                          j.writer().durable_head().seq);
   KQ_V(1)("decision actors on {} threads", engine.threads());
   SimulationLoop loop(options, j, cluster, engine, start);
+  std::vector<schema::WatchedObject> journaled;
+  engine.read_state([&](const actors::Scheduler& s, uint64_t) { journaled = objects_of(s); });
+  loop.relist(journaled);
   const int code = loop.run(end);
   loop.snapshot();
   int64_t stopped_at = start;

@@ -31,6 +31,7 @@ check "one scenario and seed give byte-identical journals" test "$head_a" = "$he
 "$koordq" journal stat --journal-dir "$scratch/a" -o json >"$scratch/stat.json"
 check "the run admitted, failed and published (round, outcome and watch records)" \
   jq -e '.kinds.config == 1 and .kinds.round > 0 and .kinds.outcome > 0 and .kinds.watch > 0' "$scratch/stat.json"
+check "the start journals a relist epoch per resource (begin and end)" jq -e '.kinds.relist == 6' "$scratch/stat.json"
 check "the run stored a state snapshot on shutdown" jq -e '.snapshots >= 1' "$scratch/stat.json"
 check "records carry virtual time from 2026-01-01" \
   jq -e '.firstTime == "2026-01-01T00:00:00.000Z" and .lastTime <= "2026-01-01T00:01:30.000Z"' "$scratch/stat.json"
@@ -53,7 +54,8 @@ simulate "$scratch/a" 7 30s
 check "a restart over the journal exits 0" test $? -eq 0
 "$koordq" journal stat --journal-dir "$scratch/a" -o json >"$scratch/stat2.json"
 check "the restart starts from the snapshot" grep -q "state restored at seq [0-9]* (snapshot at seq" "$scratch/a.log"
-check "the restart continues the journal" jq -e --argjson n "$records_before" '.records > $n and .kinds.config == 2' \
+check "the restart continues the journal with a relist epoch" \
+  jq -e --argjson n "$records_before" '.records > $n and .kinds.config == 2 and .kinds.relist == 12' \
   "$scratch/stat2.json"
 check "the continued journal verifies" test -n "$(head_of "$scratch/a")"
 
