@@ -1,4 +1,4 @@
-// Field-level helpers shared by the model ↔ Cap'n Proto codec (schema/wire_*.cpp only).
+// Field-level helpers shared by the Cap'n Proto codecs (schema/wire_*.cpp, actors/wire).
 // Conventions of model.capnp: optionals are `absent`/`value` unions, maps are sorted entry lists.
 #pragma once
 
@@ -31,6 +31,22 @@ void write_optional(Group group, const std::optional<T>& v) {
   } else {
     group.setAbsent();
   }
+}
+
+// For an optional string: `group` is the builder of its Text union.
+template <class Group>
+void write_optional_text(Group group, const std::optional<std::string>& v) {
+  if (v) {
+    group.setValue(text(*v));
+  } else {
+    group.setAbsent();
+  }
+}
+
+template <class Group>
+std::optional<std::string> read_optional_text(Group group) {
+  if (group.isValue()) return to_string(group.getValue());
+  return std::nullopt;
 }
 
 template <class Group>

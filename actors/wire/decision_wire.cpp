@@ -13,10 +13,12 @@ namespace {
 
 using schema::wire_fields::read_list;
 using schema::wire_fields::read_optional;
+using schema::wire_fields::read_optional_text;
 using schema::wire_fields::text;
 using schema::wire_fields::to_string;
 using schema::wire_fields::write_list;
 using schema::wire_fields::write_optional;
+using schema::wire_fields::write_optional_text;
 using WireKind = wire::Decision::Kind;
 
 WireKind to_wire(DecisionKind kind) {
@@ -105,21 +107,6 @@ Result<DecisionKind> from_wire(WireKind kind) {
       return DecisionKind::kAdmissionChecksUpdated;
   }
   return make_error("unknown decision kind " + std::to_string(static_cast<uint16_t>(kind)));
-}
-
-template <class Group>
-void write_optional_text(Group group, const std::optional<std::string>& v) {
-  if (v) {
-    group.setValue(text(*v));
-  } else {
-    group.setAbsent();
-  }
-}
-
-template <class Group>
-std::optional<std::string> read_optional_text(Group group) {
-  if (group.isValue()) return to_string(group.getValue());
-  return std::nullopt;
 }
 
 void write_status_patch(wire::UnitStatusPatch::Builder out, const StatusPatch& patch) {

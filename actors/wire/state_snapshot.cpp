@@ -22,9 +22,12 @@ namespace {
 
 namespace st = wire::state;
 using schema::wire_fields::read_optional;
+using schema::wire_fields::read_optional_text;
 using schema::wire_fields::read_resource_list;
 using schema::wire_fields::text;
 using schema::wire_fields::to_string;
+using schema::wire_fields::write_optional;
+using schema::wire_fields::write_optional_text;
 using schema::wire_fields::write_resource_list;
 using schema::wire_fields::write_string_map;
 
@@ -81,30 +84,6 @@ QueuePolicy from_wire(st::QueuePolicy policy) {
   const auto v = static_cast<uint16_t>(policy);
   if (v > static_cast<uint16_t>(QueuePolicy::kUnsupported)) bad("unknown queue policy " + std::to_string(v));
   return static_cast<QueuePolicy>(v);
-}
-
-template <class Group>
-void write_optional_int(Group group, const std::optional<int64_t>& v) {
-  if (v) {
-    group.setValue(*v);
-  } else {
-    group.setAbsent();
-  }
-}
-
-template <class Group>
-void write_optional_text(Group group, const std::optional<std::string>& v) {
-  if (v) {
-    group.setValue(text(*v));
-  } else {
-    group.setAbsent();
-  }
-}
-
-template <class Group>
-std::optional<std::string> read_optional_text(Group group) {
-  if (group.isValue()) return to_string(group.getValue());
-  return std::nullopt;
 }
 
 void write_vector(capnp::List<st::ResourceAmount>::Builder out, const schema::ResourceVector& v) {
@@ -202,16 +181,16 @@ void write_unit(st::UnitState::Builder out, const std::string& key, const UnitSt
   write_order_key(out.initOrderKey(), u.key);
 
   out.setFailures(u.failures);
-  write_optional_int(out.getBackoffUntil(), u.backoff_until);
+  write_optional(out.getBackoffUntil(), u.backoff_until);
   out.setAttempts(u.attempts);
   out.setCapacityChanged(u.capacity_changed);
 
-  write_optional_int(out.getUnmappedSince(), u.unmapped_since);
+  write_optional(out.getUnmappedSince(), u.unmapped_since);
   out.setQueueNotFoundReported(u.queue_not_found_reported);
   out.setEnqueuedAt(u.enqueued_at);
   out.setDequeuedOnce(u.dequeued_once);
   out.setDeactivationDue(u.deactivation_due);
-  write_optional_int(out.getRunningSince(), u.running_since);
+  write_optional(out.getRunningSince(), u.running_since);
   out.setMaxExecReported(u.max_exec_reported);
   if (u.phase_event_due) {
     out.getPhaseEventDue().setValue(to_wire(*u.phase_event_due));
@@ -312,7 +291,7 @@ void write_queue(st::QueuePart::Builder out, const std::string& name, const Queu
     out.getCursor().setHead();
   }
   out.setLastReset(q.last_reset);
-  write_optional_int(out.getLastAttempt(), q.last_attempt);
+  write_optional(out.getLastAttempt(), q.last_attempt);
   out.setLastTried(text(q.last_tried));
   out.setLastActivity(q.last_activity);
   write_texts(out.initMembers(q.members.size()), q.members);
@@ -333,7 +312,7 @@ void write_queue(st::QueuePart::Builder out, const std::string& name, const Queu
   } else {
     out.getLastPublished().setAbsent();
   }
-  write_optional_int(out.getNextPublish(), q.next_publish);
+  write_optional(out.getNextPublish(), q.next_publish);
   write_units(out.initUnits(units.size()), units);
   if (q.usage_written) {
     write_string_map(out.getUsageWritten().initValue(q.usage_written->size()), *q.usage_written);
@@ -635,7 +614,7 @@ std::string StateSnapshotCodec::encode(const Scheduler& s, uint64_t seq, int64_t
                        for (const auto& [name, a] : s.auto_queues_) write_auto_queue(autos[i++], name, a);
                        write_metrics(out.initMetrics(), s.metrics_);
                        out.setPreviousNow(s.previous_now_);
-                       write_optional_int(out.getRelistCutoff(), s.relist_cutoff_);
+                       write_optional(out.getRelistCutoff(), s.relist_cutoff_);
                        out.setRelistingUnits(s.relisting_units_);
                      }));
   static const std::vector<UnitEntry> kNoUnits;

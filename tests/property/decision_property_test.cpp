@@ -19,6 +19,7 @@
 #include "journal/watch_record.hpp"
 #include "tests/support/cluster_sim.hpp"
 #include "tests/support/scenario_generators.hpp"
+#include "tests/support/scenario_journal.hpp"
 #include "tests/support/scheduler_equality.hpp"
 #include "tests/support/scheduler_invariants.hpp"
 #include "tests/support/stored_records.hpp"
@@ -119,15 +120,7 @@ class ScenarioRun {
   }
 
   std::unique_ptr<journal::CapnpRecordBody> encode(const ClusterInput& in) {
-    if (const auto* w = std::get_if<WatchInput>(&in)) {
-      schema::WatchEvent event;
-      event.type = w->type;
-      event.object = w->object;
-      return journal::make_watch_body(event, schema::RawObjectMode::kOff);
-    }
-    if (const auto* o = std::get_if<actors::Outcome>(&in)) return actors::make_outcome_body(*o);
-    if (std::holds_alternative<TickInput>(in)) return actors::make_tick_body();
-    return actors::make_role_body(actors::RoleEvent::kAcquired, "koordq-0", ++lease_transitions_);
+    return input_body(in, lease_transitions_);
   }
 
   void apply_live(const ClusterInput& in) {
