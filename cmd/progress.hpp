@@ -1,5 +1,7 @@
-// Progress of long offline work (export, verify, replay) on stderr, only when stderr is a
-// terminal: one line redrawn at most ten times a second, cleared when the work ends.
+// Progress of long offline work (export, verify, replay) on stderr. On a terminal: one line
+// redrawn at most ten times a second, cleared when the work ends. Elsewhere nothing, unless the
+// command asks for plain lines: then one line `<label>: <n> records (seq <s>)[, <p>%]` at most
+// once per `plain_interval`, so that a log shows a long run advancing.
 #pragma once
 
 #include <chrono>
@@ -11,7 +13,8 @@ namespace koordq::cmd {
 class TerminalProgress {
  public:
   // `total` 0 means unknown (no percentage).
-  TerminalProgress(std::string label, uint64_t total);
+  TerminalProgress(std::string label, uint64_t total,
+                   std::chrono::seconds plain_interval = std::chrono::seconds::zero());
   ~TerminalProgress();
   void update(uint64_t done, uint64_t seq);
 
@@ -19,6 +22,7 @@ class TerminalProgress {
   std::string label_;
   uint64_t total_;
   bool enabled_;
+  std::chrono::seconds plain_interval_;
   bool drawn_ = false;
   std::chrono::steady_clock::time_point last_;
 };

@@ -1,10 +1,181 @@
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+
 #include "cmd/commands.hpp"
+#include "cmd/exit_codes.hpp"
+#include "cmd/journal_access.hpp"
 #include "cmd/offline_placeholder.hpp"
+#include "cmd/progress.hpp"
+#include "journal/revision_lookup.hpp"
+#include "replay/export_journal.hpp"
+#include "replay/replay.hpp"
 
 namespace koordq::cmd {
+namespace {
+
+constexpr std::string_view kCommand = "replay";
+// Off a terminal, a plain progress line this often (a log shows a long replay advancing).
+constexpr std::chrono::seconds kPlainProgressEvery{10};
+
+int64_t wall_now() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The revision --to names (default: the newest), with the messages of behaviour.md §16.7.
+Result<uint64_t> resolve_to(journal::JournalReader& reader, const journal::RetainedRange& range,
+                            const std::optional<When>& to) {
+  if (!to) return range.last;
+  if (to->kind == When::Kind::revision) return journal::check_revision(range, to->revision);
+  if (to->unix_nanos > wall_now()) {
+    return make_error("invalid value \"" + to->text +
+                      "\" for --to: must be an RFC3339 time not in the future (or rev:N); see 'koordq replay --help'");
+  }
+  return journal::revision_at_time(reader, range, to->unix_nanos, to->text);
+}
+
+// The journal or export the options name, opened for reading; nullptr after printing why.
+struct Source {
+  std::unique_ptr<journal::JournalReader> journal;
+  std::unique_ptr<replay::ExportJournal> exported;
+  journal::JournalReader* reader = nullptr;
+  std::string uuid;
+  std::string name;  // for messages
+};
+
+std::optional<Source> open_source(const JournalSource& source, int& exit_code) {
+  Source out;
+  exit_code = kExitJournalUnreadable;
+  if (source.kind == JournalSource::Kind::journal_dir) {
+    out.name = "the journal in " + source.path;
+    out.journal = open_journal_for_reading(kCommand, source.path);
+    if (!out.journal) return std::nullopt;
+    out.reader = out.journal.get();
+    auto uuid = out.reader->uuid();
+    if (!uuid.ok()) {
+      fail_command(kCommand,
+                   source.path + " is not a readable koordq journal: " + uuid.message() + "; pass --journal-dir",
+                   kExitJournalUnreadable);
+      return std::nullopt;
+    }
+    out.uuid = *uuid;
+    return out;
+  }
+  out.name = source.path == "-" ? std::string("the export on stdin") : "the export " + source.path;
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (source.path != "-") {
+    std::error_code ec;
+    if (!std::filesystem::exists(source.path, ec)) {
+      fail_command(kCommand, "export file " + source.path + " does not exist; pass --export FILE (- reads stdin)",
+                   kExitJournalUnreadable);
+      return std::nullopt;
+    }
+    file.open(source.path, std::ios::binary);
+    if (!file) {
+      fail_command(kCommand, "cannot read export file " + source.path, kExitJournalUnreadable);
+      return std::nullopt;
+    }
+    in = &file;
+  }
+  std::optional<journal::ChainBreak> broken;
+  TerminalProgress progress("reading the export", 0, kPlainProgressEvery);
+  auto loaded = replay::ExportJournal::load(*in, broken, [&](uint64_t seq, uint64_t n) { progress.update(n, seq); });
+  if (!loaded.ok()) {
+    if (broken) {
+      const std::string where = broken->seq > 0 ? " is broken at seq " + std::to_string(broken->seq)
+                                                : std::string(" is not a journal export");
+      fail_command(kCommand,
+                   out.name + where + " (" + broken->reason +
+                       "); check it with 'koordq journal verify --export', or export the journal again",
+                   kExitJournalUnreadable);
+    } else {
+      fail_command(kCommand, "cannot read " + out.name + ": " + loaded.message(), kExitJournalUnreadable);
+    }
+    return std::nullopt;
+  }
+  out.exported = std::move(loaded).value();
+  out.reader = &out.exported->reader();
+  out.uuid = out.exported->uuid().empty() ? std::string("unknown") : out.exported->uuid();
+  if (const uint64_t first = out.reader->first_seq(); first > 1) {
+    fail_command(kCommand,
+                 out.name + " starts at seq " + std::to_string(first) +
+                     "; a replay needs every record from seq 1: export the journal without --from",
+                 kExitJournalUnreadable);
+    return std::nullopt;
+  }
+  return out;
+}
+
+}  // namespace
 
 int run_replay(const ReplayOptions& options) {
-  return report_not_implemented("replay", options.source);
+  if (!options.what_if.empty()) return report_not_implemented(kCommand, options.source);
+  int exit_code = kExitSuccess;
+  auto source = open_source(options.source, exit_code);
+  if (!source) return exit_code;
+  journal::JournalReader& reader = *source->reader;
+
+  auto range = journal::retained_range(reader);
+  if (!range.ok()) return fail_command(kCommand, range.message(), kExitJournalUnreadable);
+  if (range->last == 0) {
+    return fail_command(kCommand, source->name + " holds no records: nothing to replay", kExitJournalUnreadable);
+  }
+  auto target = resolve_to(reader, *range, options.to);
+  if (!target.ok()) return fail_command(kCommand, target.message(), kExitUsage);
+
+  const uint64_t first = range->first;
+  TerminalProgress progress(options.verify ? "verifying" : "replaying", *target - first + 1, kPlainProgressEvery);
+  auto on_progress = [&](uint64_t seq, uint64_t) { progress.update(seq - first + 1, seq); };
+  const std::string corrupt_hint = options.source.kind == JournalSource::Kind::journal_dir
+                                       ? "; check the journal with 'koordq journal verify'"
+                                       : "; check the export with 'koordq journal verify --export'";
+
+  if (!options.verify) {
+    auto replayed = replay::replay_to(reader, *target, on_progress);
+    if (!replayed.ok()) {
+      return fail_command(kCommand, "cannot replay " + source->name + ": " + replayed.message() + corrupt_hint,
+                          kExitJournalUnreadable);
+    }
+    const auto summary =
+        replay::summarize(replayed->scheduler, source->uuid, replayed->seq, replayed->time, replayed->seq - first + 1);
+    const std::string text = options.output == ReplayOutput::json ? replay::render_summary_json(summary)
+                                                                  : replay::render_summary_text(summary);
+    std::fputs(text.c_str(), stdout);
+    return kExitSuccess;
+  }
+
+  auto verified = replay::verify_rounds(reader, *target, on_progress);
+  if (!verified.ok()) {
+    return fail_command(kCommand, "cannot verify " + source->name + ": " + verified.message() + corrupt_hint,
+                        kExitJournalUnreadable);
+  }
+  const std::string text = options.output == ReplayOutput::json ? replay::render_verify_json(*verified)
+                                                                : replay::render_verify_text(*verified);
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+  if (verified->divergence) {
+    return fail_command(kCommand,
+                        "divergence at seq " + std::to_string(verified->divergence->seq) + " (basis " +
+                            std::to_string(verified->divergence->basis) +
+                            "): the replayed decisions differ from the recorded ones",
+                        kExitCheckFailed);
+  }
+  if (verified->version_mismatch) {
+    return fail_command(kCommand,
+                        "the journal was written by decision-logic version " +
+                            std::to_string(verified->version_mismatch->journal) + " (config record at seq " +
+                            std::to_string(verified->version_mismatch->seq) + "), this binary runs version " +
+                            std::to_string(verified->version_mismatch->binary) +
+                            ": verify it with the koordq release that wrote it",
+                        kExitCheckFailed);
+  }
+  return kExitSuccess;
 }
 
 }  // namespace koordq::cmd

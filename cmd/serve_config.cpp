@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
+#include "actors/wire/config_wire.hpp"
 #include "cmd/build_info.hpp"
 #include "journal/hash_chain.hpp"
 #include "schema/wire_schema_version.hpp"
@@ -10,15 +12,21 @@
 namespace koordq::cmd {
 
 actors::DecisionConfig decision_config_of(const ServeOptions& o) {
-  actors::DecisionConfig c;
-  c.oversell_rate_ppm = o.oversell_rate_ppm;
-  c.initial_backoff_nanos = o.pod_initial_backoff_seconds * base::kSecond;
-  c.max_backoff_nanos = o.pod_max_backoff_seconds * base::kSecond;
-  c.schedule_suspend_nanos = o.schedule_suspend_time_ms * base::kMillisecond;
-  c.reclaim_protect_nanos = o.default_reclaim_protect_time_ns;
-  c.queue_namespace = o.queue_namespace;
-  c.queue_items_max = o.queue_items_max;
-  return c;
+  // Through the flags the config record carries, so that a replay of the record decides exactly
+  // as this process does (actors/wire/config_wire.hpp).
+  actors::ConfigFlags flags;
+  for (auto& [name, value] : effective_serve_flags(o)) {
+    std::string bare = name;
+    while (!bare.empty() && bare.front() == '-') bare.erase(bare.begin());
+    flags.emplace_back(std::move(bare), std::move(value));
+  }
+  auto config = actors::decision_config_from_flags(flags);
+  if (!config.ok()) {
+    // Unreachable: effective_serve_flags renders every validated value in the syntax it parses.
+    std::fprintf(stderr, "koordq: %s\n", config.message().c_str());
+    std::abort();
+  }
+  return std::move(config).value();
 }
 
 journal::JournalOptions journal_options_of(const ServeOptions& o) {

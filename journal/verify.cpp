@@ -72,45 +72,57 @@ Result<VerifyReport> verify_journal(JournalReader& reader, const std::filesystem
   return report;
 }
 
-VerifyReport verify_export(std::istream& in, const Progress& progress) {
-  ChainVerifier verifier;
-  VerifyReport report;
-  std::string line;
-  uint64_t line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    if (line.empty()) continue;
-    const uint64_t expected = verifier.records() ? verifier.head().seq + 1 : 0;
-    auto where = [&] { return "line " + std::to_string(line_number); };
-    uint64_t claimed = 0;
-    auto record = parse_export_line(line, &claimed);
-    const uint64_t named = expected ? expected : claimed;
-    if (!record.ok()) {
-      report.broken = ChainBreak{named, where() + ": " + record.message()};
-      break;
+Result<std::optional<StoredRecord>> ExportLineChecker::add(const std::string& line) {
+  using Out = std::optional<StoredRecord>;
+  if (broken_) return make_error(broken_->reason);
+  ++line_number_;
+  if (line.empty()) return Out{};
+  const uint64_t expected = verifier_.records() ? verifier_.head().seq + 1 : 0;
+  auto where = [&] { return "line " + std::to_string(line_number_); };
+  auto fail = [&](ChainBreak b) -> Result<Out> {
+    broken_ = std::move(b);
+    return make_error(broken_->reason);
+  };
+  uint64_t claimed = 0;
+  auto record = parse_export_line(line, &claimed);
+  const uint64_t named = expected ? expected : claimed;
+  if (!record.ok()) return fail(ChainBreak{named, where() + ": " + record.message()});
+  if (record->seq() == 1 && record->kind() == RecordKind::kConfig) {
+    const auto uuid = record->reader().getBody().getConfig().getJournalUuid();
+    if (record->prev_hash() != genesis_hash(std::string_view(uuid.cStr(), uuid.size()))) {
+      return fail(ChainBreak{1, where() + ": seq 1 is not chained to the journal UUID it names"});
     }
-    if (record->seq() == 1 && record->kind() == RecordKind::kConfig) {
-      const auto uuid = record->reader().getBody().getConfig().getJournalUuid();
-      if (record->prev_hash() != genesis_hash(std::string_view(uuid.cStr(), uuid.size()))) {
-        report.broken = ChainBreak{1, where() + ": seq 1 is not chained to the journal UUID it names"};
-        break;
-      }
-    }
-    if (auto broken = verifier.add(*record)) {
-      if (expected == 0) broken->seq = claimed;
-      broken->reason = where() + ": " + broken->reason;
-      report.broken = std::move(broken);
-      break;
-    }
-    if (render_export_line(*record) != line) {
-      report.broken = ChainBreak{named, where() + ": seq " + std::to_string(named) +
-                                            ": the line is not the rendering of its record (edited JSON)"};
-      break;
-    }
-    if (progress && verifier.records() % 16384 == 0) progress(verifier.head().seq, verifier.records());
   }
-  finish(report, verifier);
+  if (auto broken = verifier_.add(*record)) {
+    if (expected == 0) broken->seq = claimed;
+    broken->reason = where() + ": " + broken->reason;
+    return fail(std::move(*broken));
+  }
+  if (render_export_line(*record) != line) {
+    return fail(ChainBreak{named, where() + ": seq " + std::to_string(named) +
+                                      ": the line is not the rendering of its record (edited JSON)"});
+  }
+  return Out{std::move(record).value()};
+}
+
+VerifyReport ExportLineChecker::report() const {
+  VerifyReport report;
+  finish(report, verifier_);
+  report.broken = broken_;
   return report;
+}
+
+VerifyReport verify_export(std::istream& in, const Progress& progress) {
+  ExportLineChecker checker;
+  std::string line;
+  while (std::getline(in, line)) {
+    auto record = checker.add(line);
+    if (!record.ok()) break;
+    if (progress && record->has_value() && checker.records() % 16384 == 0) {
+      progress((*record)->seq(), checker.records());
+    }
+  }
+  return checker.report();
 }
 
 std::string render_verify_report(const VerifyReport& r) {

@@ -30,6 +30,24 @@ Result<VerifyReport> verify_journal(JournalReader& reader, const std::filesystem
 // Every line: framing, chain, and that the line is exactly the rendering of its record.
 VerifyReport verify_export(std::istream& in, const Progress& progress = {});
 
+// The checks of verify_export one line at a time, for readers of an export that use its records
+// (replay --export): a line is accepted only when it extends the chain and renders back to itself.
+class ExportLineChecker {
+ public:
+  // The record on `line` (std::nullopt for an empty line), or the break, which every later call
+  // returns again.
+  Result<std::optional<StoredRecord>> add(const std::string& line);
+  const std::optional<ChainBreak>& broken() const { return broken_; }
+  uint64_t records() const { return verifier_.records(); }
+  // What was accepted so far (records, first and last seq, head).
+  VerifyReport report() const;
+
+ private:
+  ChainVerifier verifier_;
+  uint64_t line_number_ = 0;
+  std::optional<ChainBreak> broken_;
+};
+
 // `ok: <n> records, seq <a>..<b>, head <hash>`, or the line naming the first bad seq.
 std::string render_verify_report(const VerifyReport& report);
 

@@ -11,9 +11,10 @@
 namespace koordq::actors {
 namespace {
 
-// The newest snapshot at or before `target_seq` that restores under `config`.
+// The newest snapshot at or before `target_seq` that restores under `config` (nullptr: under the
+// configuration it was folded under).
 std::optional<RestoredState> newest_usable_snapshot(journal::JournalReader& reader, uint64_t target_seq,
-                                                    const DecisionConfig& config) {
+                                                    const DecisionConfig* config) {
   std::vector<uint64_t> seqs;
   for (const auto& entry : reader.snapshots()) {
     if (entry.seq <= target_seq) seqs.push_back(entry.seq);
@@ -27,7 +28,13 @@ std::optional<RestoredState> newest_usable_snapshot(journal::JournalReader& read
       continue;
     }
     if (!found->has_value() || (*found)->first != seq) continue;
-    auto restored = decode_state_snapshot((*found)->second, config);
+    Result<DecisionConfig> under =
+        config ? Result<DecisionConfig>(*config) : snapshot_decision_config((*found)->second);
+    if (!under.ok()) {
+      KQ_LOG_WARNING("snapshot at seq {} is not used, trying an older one: {}", seq, under.message());
+      continue;
+    }
+    auto restored = decode_state_snapshot((*found)->second, *under);
     if (!restored.ok()) {
       KQ_LOG_WARNING("snapshot at seq {} is not used, trying an older one: {}", seq, restored.message());
       continue;
@@ -52,7 +59,7 @@ Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t
                                         const DecisionConfig& config) {
   RestoredScheduler out;
   out.scheduler = Scheduler(config);
-  if (auto snapshot = newest_usable_snapshot(reader, target_seq, config)) {
+  if (auto snapshot = newest_usable_snapshot(reader, target_seq, &config)) {
     out.scheduler = std::move(snapshot->scheduler);
     out.seq = snapshot->seq;
     out.snapshot_seq = out.seq;
@@ -77,6 +84,10 @@ Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t
     ++out.applied_records;
   }
   return out;
+}
+
+std::optional<RestoredState> newest_snapshot(journal::JournalReader& reader, uint64_t target_seq) {
+  return newest_usable_snapshot(reader, target_seq, nullptr);
 }
 
 Status write_state_snapshot(journal::Journal& journal, const Scheduler& scheduler, uint64_t seq, int64_t time,

@@ -11,6 +11,7 @@
 
 #include "actors/core/decision_config.hpp"
 #include "actors/core/scheduler.hpp"
+#include "actors/wire/state_snapshot.hpp"
 #include "base/result.hpp"
 #include "journal/journal.hpp"
 #include "journal/journal_reader.hpp"
@@ -28,6 +29,10 @@ struct RestoredScheduler {
 // applied, or records dropped by retention that no usable snapshot covers.
 Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t target_seq,
                                         const DecisionConfig& config);
+
+// The newest usable snapshot at or before target_seq, restored under the configuration it was
+// folded under (replay, which follows the journal's config records); std::nullopt when none.
+std::optional<RestoredState> newest_snapshot(journal::JournalReader& reader, uint64_t target_seq);
 
 // Stores the snapshot of `scheduler`, the state after record `seq` at `time`, in `journal`.
 Status write_state_snapshot(journal::Journal& journal, const Scheduler& scheduler, uint64_t seq, int64_t time,

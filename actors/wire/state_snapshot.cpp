@@ -753,6 +753,25 @@ std::string encode_state_snapshot(const Scheduler& scheduler, uint64_t seq, int6
   return StateSnapshotCodec::encode(scheduler, seq, time, journal_uuid);
 }
 
+Result<DecisionConfig> snapshot_decision_config(std::string_view bytes) {
+  auto message = wire::FlatMessage::open_segment(bytes);
+  if (!message) return make_error("state snapshot: " + message.message());
+  try {
+    for (auto part : message->root<wire::Snapshot>().getParts()) {
+      if (to_string(part.getActor()) != kRouterPart) continue;
+      DecisionConfig config;
+      decode_payload<st::RouterPart>(kRouterPart, part.getPayload(),
+                                     [&](st::RouterPart::Reader in) { config = read_config(in.getConfig()); });
+      return config;
+    }
+    return make_error("state snapshot: no router part");
+  } catch (const BadSnapshot& e) {
+    return make_error(std::string("state snapshot: ") + e.what());
+  } catch (const kj::Exception& e) {
+    return make_error("state snapshot: malformed: " + wire::describe(e));
+  }
+}
+
 Result<RestoredState> decode_state_snapshot(std::string_view bytes, const DecisionConfig& config) {
   auto message = wire::FlatMessage::open_segment(bytes);
   if (!message) return make_error("state snapshot: " + message.message());

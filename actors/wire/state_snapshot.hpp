@@ -36,4 +36,8 @@ std::string encode_state_snapshot(const Scheduler& scheduler, uint64_t seq, int6
 // state would differ from a replay under `config`). Callers then replay from the start.
 Result<RestoredState> decode_state_snapshot(std::string_view bytes, const DecisionConfig& config);
 
+// The decision configuration a snapshot was folded under (its router part), so that a replay can
+// restore it under the configuration its writer had.
+Result<DecisionConfig> snapshot_decision_config(std::string_view bytes);
+
 }  // namespace koordq::actors

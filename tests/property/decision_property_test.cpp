@@ -17,15 +17,18 @@
 #include "actors/wire/outcome_wire.hpp"
 #include "actors/wire/record_apply.hpp"
 #include "journal/watch_record.hpp"
+#include "replay/state_diff.hpp"
 #include "tests/support/cluster_sim.hpp"
 #include "tests/support/scenario_generators.hpp"
 #include "tests/support/scenario_journal.hpp"
-#include "tests/support/scheduler_equality.hpp"
 #include "tests/support/scheduler_invariants.hpp"
 #include "tests/support/stored_records.hpp"
 
 namespace koordq::testing {
 namespace {
+
+using replay::describe_differences;
+using replay::state_differences;
 
 constexpr int64_t kMs = 1'000'000;
 constexpr int64_t kStart = 1'776'000'000 * ClusterSim::kSecond;

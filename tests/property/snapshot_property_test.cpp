@@ -11,12 +11,15 @@
 
 #include "actors/wire/record_apply.hpp"
 #include "actors/wire/state_snapshot.hpp"
+#include "replay/state_diff.hpp"
 #include "tests/support/scenario_generators.hpp"
 #include "tests/support/scenario_journal.hpp"
-#include "tests/support/scheduler_equality.hpp"
 
 namespace koordq::testing {
 namespace {
+
+using replay::describe_differences;
+using replay::state_differences;
 
 constexpr char kUuid[] = "00000000-0000-4000-8000-000000000001";
 

@@ -12,13 +12,16 @@
 #include "actors/wire/outcome_wire.hpp"
 #include "journal/journal.hpp"
 #include "journal/watch_record.hpp"
-#include "tests/support/scheduler_equality.hpp"
+#include "replay/state_diff.hpp"
 #include "tests/support/scheduler_fixture.hpp"
 #include "tests/support/stored_records.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace koordq::testing {
 namespace {
+
+using replay::describe_differences;
+using replay::state_differences;
 
 using actors::apply_record;
 using actors::Decision;

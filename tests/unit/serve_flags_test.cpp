@@ -6,8 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include "actors/wire/config_wire.hpp"
 #include "cmd/command_line.hpp"
 #include "cmd/exit_codes.hpp"
+#include "cmd/serve_config.hpp"
 #include "cmd/serve_startup_log.hpp"
 
 namespace koordq::cmd {
@@ -187,6 +189,28 @@ TEST(ServeFlags, typed_values) {
   EXPECT_EQ(o.journal_on_corruption, CorruptionPolicy::fail);
   EXPECT_EQ(o.legacy_lease_guard, (NamespacedName{"kube-system", "old"}));
   EXPECT_EQ(o.verbosity, 3);
+}
+
+TEST(ServeFlags, decision_config_is_what_the_config_record_carries) {
+  const ServeOptions o =
+      serve_options({"--oversellrate=1.5", "--pod-initial-backoff-seconds=2", "--pod-max-backoff-seconds=30",
+                     "--schedule-suspend-time-ms=7", "--default-reclaim-protect-time=1m30s", "--queue-namespace=queues",
+                     "--queue-items-max=9"});
+  const actors::DecisionConfig c = decision_config_of(o);
+  EXPECT_EQ(c.oversell_rate_ppm, 1'500'000);
+  EXPECT_EQ(c.initial_backoff_nanos, 2 * kSecond);
+  EXPECT_EQ(c.max_backoff_nanos, 30 * kSecond);
+  EXPECT_EQ(c.schedule_suspend_nanos, 7 * kMillisecond);
+  EXPECT_EQ(c.reclaim_protect_nanos, 90 * kSecond);
+  EXPECT_EQ(c.queue_namespace, "queues");
+  EXPECT_EQ(c.queue_items_max, 9);
+  // Replay reads the same settings back from the record serve writes.
+  auto body = make_config_body(o, "00000000-0000-4000-8000-000000000001", std::nullopt);
+  auto journaled = actors::read_journal_config(body->record().asReader().getBody().getConfig());
+  ASSERT_TRUE(journaled.ok()) << journaled.message();
+  EXPECT_EQ(journaled->decision, c);
+  EXPECT_EQ(journaled->decision_logic_version, actors::kDecisionLogicVersion);
+  EXPECT_EQ(decision_config_of(serve_options({})), actors::DecisionConfig{});
 }
 
 TEST(ServeFlags, koord_queue_camel_case_spellings_are_aliases) {

@@ -24,15 +24,18 @@
 #include "journal/journal.hpp"
 #include "journal/record_clock.hpp"
 #include "journal/watch_record.hpp"
+#include "replay/state_diff.hpp"
 #include "schema/snapshot.capnp.h"
 #include "schema/wire_message.hpp"
-#include "tests/support/scheduler_equality.hpp"
 #include "tests/support/scheduler_fixture.hpp"
 #include "tests/support/stored_records.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace koordq::testing {
 namespace {
+
+using replay::describe_differences;
+using replay::state_differences;
 
 using actors::DecisionKind;
 using actors::Phase;
@@ -64,7 +67,7 @@ constexpr std::size_t field_count() {
 }
 
 // A field added to a state struct must be added to state.capnp and actors/wire/state_snapshot.cpp
-// (and to tests/support/scheduler_equality.hpp); then raise the count here.
+// (and to replay/state_diff.cpp); then raise the count here.
 static_assert(field_count<actors::UnitState>() == 26, "UnitState changed: snapshot the new field");
 static_assert(field_count<actors::QueueState>() == 19, "QueueState changed: snapshot the new field");
 static_assert(field_count<actors::QueueSettings>() == 8, "QueueSettings changed: snapshot the new field");

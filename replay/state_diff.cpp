@@ -1,17 +1,7 @@
-// Comparing two decision states field by field (Scheduler has no operator==): every unit's object,
-// pending write and derived and leader fields, every queue's order, cursor, blocks and preemption
-// round, and the quota tree with its accounting. The result names each field that differs, so a
-// failing replay-equals-live check says where the fold went its own way.
-#pragma once
+#include "replay/state_diff.hpp"
 
-#include <string>
-#include <vector>
-
-#include "actors/core/scheduler.hpp"
-
-namespace koordq::testing {
-
-namespace scheduler_equality_detail {
+namespace koordq::replay {
+namespace {
 
 class Diff {
  public:
@@ -26,7 +16,7 @@ class Diff {
   std::vector<std::string>& out_;
 };
 
-inline void compare_units(Diff& diff, const std::string& key, const actors::UnitState& a, const actors::UnitState& b) {
+void compare_units(Diff& diff, const std::string& key, const actors::UnitState& a, const actors::UnitState& b) {
   const std::string where = "unit " + key;
 #define KOORDQ_UNIT_FIELD(f) diff.field(where, #f, a.f, b.f)
   KOORDQ_UNIT_FIELD(object);
@@ -58,8 +48,7 @@ inline void compare_units(Diff& diff, const std::string& key, const actors::Unit
 #undef KOORDQ_UNIT_FIELD
 }
 
-inline void compare_queues(Diff& diff, const std::string& name, const actors::QueueState& a,
-                           const actors::QueueState& b) {
+void compare_queues(Diff& diff, const std::string& name, const actors::QueueState& a, const actors::QueueState& b) {
   const std::string where = "queue " + name;
 #define KOORDQ_QUEUE_FIELD(f) diff.field(where, #f, a.f, b.f)
   KOORDQ_QUEUE_FIELD(object);
@@ -99,11 +88,9 @@ void compare_maps(std::vector<std::string>& out, const char* what, const Map& a,
   }
 }
 
-}  // namespace scheduler_equality_detail
+}  // namespace
 
-// The fields in which two states differ, empty when they are equal.
-inline std::vector<std::string> state_differences(const actors::Scheduler& a, const actors::Scheduler& b) {
-  using namespace scheduler_equality_detail;
+std::vector<std::string> state_differences(const actors::Scheduler& a, const actors::Scheduler& b) {
   std::vector<std::string> out;
   Diff diff(out);
   diff.field("scheduler", "now", a.now(), b.now());
@@ -121,10 +108,10 @@ inline std::vector<std::string> state_differences(const actors::Scheduler& a, co
   return out;
 }
 
-inline std::string describe_differences(const std::vector<std::string>& differences) {
+std::string describe_differences(const std::vector<std::string>& differences) {
   std::string out;
   for (const auto& d : differences) out += (out.empty() ? "" : "; ") + d;
   return out;
 }
 
-}  // namespace koordq::testing
+}  // namespace koordq::replay

@@ -1,0 +1,78 @@
+#include "replay/export_journal.hpp"
+
+#include <cstdlib>
+#include <string>
+#include <system_error>
+
+#include <rocksdb/write_batch.h>
+
+#include "journal/keys.hpp"
+#include "journal/verify.hpp"
+
+namespace koordq::replay {
+namespace {
+
+Result<std::filesystem::path> make_temp_dir() {
+  std::error_code ec;
+  const auto base = std::filesystem::temp_directory_path(ec);
+  if (ec) return make_error("no temporary directory: " + ec.message());
+  std::string pattern = (base / "koordq-replay-export.XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) return make_error("cannot create a directory in " + base.string());
+  return std::filesystem::path(pattern);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ExportJournal>> ExportJournal::load(std::istream& in, std::optional<journal::ChainBreak>& broken,
+                                                           const std::function<void(uint64_t, uint64_t)>& progress) {
+  auto dir = make_temp_dir();
+  if (!dir.ok()) return dir.error();
+  std::unique_ptr<ExportJournal> out(new ExportJournal());
+  out->dir_ = *dir;
+  auto store = journal::RocksStore::open(out->dir_ / "db", journal::StoreMode::kPrimary);
+  if (!store.ok()) return make_error("cannot create the temporary journal of the export: " + store.message());
+  out->store_ = std::move(store).value();
+
+  journal::ExportLineChecker checker;
+  rocksdb::WriteBatch batch;
+  std::string line;
+  auto flush = [&]() -> Status {
+    if (batch.Count() == 0) return ok_status();
+    auto written = out->store_->write(batch, false);
+    batch.Clear();
+    return written;
+  };
+  while (std::getline(in, line)) {
+    auto record = checker.add(line);
+    if (!record.ok()) {
+      broken = checker.broken();
+      return make_error(record.message());
+    }
+    if (!record->has_value()) continue;
+    const journal::StoredRecord& r = **record;
+    if (r.kind() == journal::RecordKind::kConfig && out->uuid_.empty()) {
+      const auto uuid = r.reader().getBody().getConfig().getJournalUuid();
+      out->uuid_.assign(uuid.cStr(), uuid.size());
+    }
+    batch.Put(out->store_->log(), journal::seq_key(r.seq()), r.stored_value());
+    batch.Put(out->store_->time(), journal::time_key(r.time(), r.seq()), rocksdb::Slice());
+    if (batch.Count() >= 8192) {
+      if (auto s = flush(); !s.ok()) return s.error();
+    }
+    if (progress && checker.records() % 16384 == 0) progress(r.seq(), checker.records());
+  }
+  if (in.bad()) return make_error("cannot read the export");
+  if (!out->uuid_.empty()) batch.Put(out->store_->meta(), journal::kMetaUuid, out->uuid_);
+  if (auto s = flush(); !s.ok()) return s.error();
+  out->reader_ = std::make_unique<journal::JournalReader>(*out->store_);
+  return out;
+}
+
+ExportJournal::~ExportJournal() {
+  reader_.reset();
+  store_.reset();
+  std::error_code ec;
+  if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+}
+
+}  // namespace koordq::replay

@@ -1,0 +1,338 @@
+#include "replay/replay.hpp"
+
+#include <utility>
+#include <variant>
+
+#include <capnp/compat/json.h>
+#include <capnp/message.h>
+
+#include "actors/core/unit_facts.hpp"
+#include "actors/wire/config_wire.hpp"
+#include "actors/wire/decision_wire.hpp"
+#include "actors/wire/record_apply.hpp"
+#include "actors/wire/state_restore.hpp"
+#include "base/rfc3339.hpp"
+#include "replay/state_diff.hpp"
+#include "schema/wire_message.hpp"
+
+namespace koordq::replay {
+namespace {
+
+using actors::Scheduler;
+using journal::RecordKind;
+using journal::StoredRecord;
+
+// The fold shared by replay_to and verify_rounds: apply_record, plus the configuration switch at
+// config records (see replay.hpp).
+class Fold {
+ public:
+  Fold(journal::JournalReader& reader, Scheduler scheduler, uint64_t seq, int64_t time)
+      : reader_(reader), s_(std::move(scheduler)), seq_(seq), time_(time) {}
+
+  Status apply(const StoredRecord& r) {
+    if (r.kind() == RecordKind::kConfig) {
+      auto config = config_of(r);
+      if (!config.ok()) return config.error();
+      if (!(config->decision == s_.config())) {
+        // As the serve that appended this record did at its start: the state so far, rebuilt
+        // under its configuration.
+        auto restored = actors::restore_state(reader_, r.seq() - 1, config->decision);
+        if (!restored.ok()) return restored.error();
+        s_ = std::move(restored->scheduler);
+      }
+    }
+    if (auto applied = actors::apply_record(s_, r); !applied.ok()) return applied;
+    seq_ = r.seq();
+    time_ = r.time();
+    return ok_status();
+  }
+
+  static Result<actors::JournalConfig> config_of(const StoredRecord& r) {
+    auto config = actors::read_journal_config(r.reader().getBody().getConfig());
+    if (!config.ok()) return make_error("record " + std::to_string(r.seq()) + ": " + config.message());
+    return config;
+  }
+
+  Scheduler& scheduler() { return s_; }
+  uint64_t seq() const { return seq_; }
+  int64_t time() const { return time_; }
+
+ private:
+  journal::JournalReader& reader_;
+  Scheduler s_;
+  uint64_t seq_;
+  int64_t time_;
+};
+
+void append_json_string(std::string& out, std::string_view s) {
+  out.push_back('"');
+  for (const char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          static constexpr char kHex[] = "0123456789abcdef";
+          out += "\\u00";
+          out.push_back(kHex[(c >> 4) & 0xf]);
+          out.push_back(kHex[c & 0xf]);
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('"');
+}
+
+std::string phase_counts_text(const std::map<std::string, uint64_t>& phases) {
+  std::string out;
+  for (const auto& [phase, n] : phases) {
+    if (!out.empty()) out += ',';
+    out += phase + "=" + std::to_string(n);
+  }
+  return out;
+}
+
+const capnp::JsonCodec& codec() {
+  static const capnp::JsonCodec* instance = [] {
+    auto* c = new capnp::JsonCodec();
+    c->setPrettyPrint(false);
+    return c;
+  }();
+  return *instance;
+}
+
+std::string decision_json(const actors::Decision& d) {
+  capnp::MallocMessageBuilder message;
+  auto builder = message.initRoot<wire::Decision>();
+  actors::write_decision(builder, d);
+  const kj::String json = codec().encode(builder.asReader());
+  return std::string(json.cStr(), json.size());
+}
+
+}  // namespace
+
+Result<ReplayedState> replay_to(journal::JournalReader& reader, uint64_t target_seq, const Progress& progress,
+                                Start start) {
+  ReplayedState out;
+  std::optional<Fold> fold;
+  std::optional<actors::RestoredState> snapshot;
+  if (start == Start::newest_snapshot) snapshot = actors::newest_snapshot(reader, target_seq);
+  if (snapshot) {
+    out.snapshot_seq = snapshot->seq;
+    fold.emplace(reader, std::move(snapshot->scheduler), snapshot->seq, snapshot->time);
+  } else {
+    if (const uint64_t first = reader.first_seq(); first > 1) {
+      return make_error("records before seq " + std::to_string(first) +
+                        " were dropped by retention and no usable snapshot at or before seq " +
+                        std::to_string(target_seq) + " covers them");
+    }
+    fold.emplace(reader, Scheduler(), 0, 0);
+  }
+  if (fold->seq() < target_seq) {
+    auto cursor = reader.cursor(fold->seq() + 1, target_seq);
+    for (;;) {
+      auto next = cursor.next();
+      if (!next.ok()) return next.error();
+      if (!next->has_value()) break;
+      if (auto applied = fold->apply(**next); !applied.ok()) return applied.error();
+      ++out.folded;
+      if (progress && out.folded % kProgressEvery == 0) progress(fold->seq(), out.folded);
+    }
+  }
+  out.seq = fold->seq();
+  out.time = fold->time();
+  out.scheduler = std::move(fold->scheduler());
+  return out;
+}
+
+StateSummary summarize(const Scheduler& s, const std::string& journal_uuid, uint64_t revision, int64_t time,
+                       uint64_t records) {
+  StateSummary out;
+  out.journal_uuid = journal_uuid;
+  out.revision = revision;
+  out.time = time;
+  out.records = records;
+  out.queues = s.queues().size();
+  out.quotas = s.quotas().objects().size();
+  out.units = s.units().size();
+  for (const auto& [key, u] : s.units()) ++out.phases[actors::phase_name(u.phase)];
+  return out;
+}
+
+std::string render_summary_text(const StateSummary& s) {
+  return "journal " + s.journal_uuid + "\n" + "revision " + std::to_string(s.revision) + " (" +
+         base::format_rfc3339_millis(s.time) + "), " + std::to_string(s.records) + " records\n" + "queues " +
+         std::to_string(s.queues) + ", quotas " + std::to_string(s.quotas) + ", units " + std::to_string(s.units) +
+         " (" + phase_counts_text(s.phases) + ")\n";
+}
+
+std::string render_summary_json(const StateSummary& s) {
+  std::string out = "{\"journal\": ";
+  append_json_string(out, s.journal_uuid);
+  out += ", \"revision\": " + std::to_string(s.revision) + ", \"time\": ";
+  append_json_string(out, base::format_rfc3339_millis(s.time));
+  out += ", \"records\": " + std::to_string(s.records) + ", \"queues\": " + std::to_string(s.queues) +
+         ", \"quotas\": " + std::to_string(s.quotas) + ", \"units\": " + std::to_string(s.units) + ", \"phases\": {";
+  bool first = true;
+  for (const auto& [phase, n] : s.phases) {
+    if (!first) out += ", ";
+    first = false;
+    append_json_string(out, phase);
+    out += ": " + std::to_string(n);
+  }
+  out += "}}\n";
+  return out;
+}
+
+Result<VerifyResult> verify_rounds(journal::JournalReader& reader, uint64_t to_seq, const Progress& progress) {
+  if (const uint64_t first = reader.first_seq(); first > 1) {
+    return make_error("records before seq " + std::to_string(first) +
+                      " were dropped by retention; --verify needs every record from seq 1");
+  }
+  VerifyResult out;
+  Fold fold(reader, Scheduler(), 0, 0);
+  auto cursor = reader.cursor(1, to_seq);
+  for (;;) {
+    auto next = cursor.next();
+    if (!next.ok()) return next.error();
+    if (!next->has_value()) break;
+    const StoredRecord& r = **next;
+    if (r.kind() == RecordKind::kConfig) {
+      auto config = Fold::config_of(r);
+      if (!config.ok()) return config.error();
+      if (config->decision_logic_version != actors::kDecisionLogicVersion) {
+        out.version_mismatch = VersionMismatch{r.seq(), config->decision_logic_version, actors::kDecisionLogicVersion};
+        return out;
+      }
+    } else if (r.kind() == RecordKind::kRound) {
+      Result<std::vector<actors::Decision>> recorded = make_error("");
+      uint64_t basis = 0;
+      try {
+        const auto round = r.reader().getBody().getRound();
+        basis = round.getBasis();
+        recorded = actors::read_round(round);
+      } catch (const kj::Exception& e) {
+        recorded = make_error("malformed round: " + wire::describe(e));
+      }
+      if (!recorded.ok()) return make_error("record " + std::to_string(r.seq()) + ": " + recorded.message());
+      if (basis != fold.seq()) {
+        return make_error("record " + std::to_string(r.seq()) + ": a round on basis " + std::to_string(basis) +
+                          " does not directly follow it (the state is at seq " + std::to_string(fold.seq()) + ")");
+      }
+      std::vector<actors::Decision> replayed = fold.scheduler().decide();
+      if (replayed != *recorded) {
+        Scheduler with_recorded = fold.scheduler();
+        Scheduler with_replayed = fold.scheduler();
+        with_recorded.advance_to(r.time());
+        with_recorded.apply_round(r.seq(), *recorded);
+        with_replayed.advance_to(r.time());
+        with_replayed.apply_round(r.seq(), replayed);
+        ++out.records;
+        out.divergence = Divergence{r.seq(), basis, std::move(recorded).value(), std::move(replayed),
+                                    state_differences(with_recorded, with_replayed)};
+        return out;
+      }
+      ++out.rounds;
+      out.decisions += recorded->size();
+    }
+    if (auto applied = fold.apply(r); !applied.ok()) return applied.error();
+    ++out.records;
+    if (progress && out.records % kProgressEvery == 0) progress(r.seq(), out.records);
+  }
+  return out;
+}
+
+std::string describe_decision(const actors::Decision& d) {
+  std::string out = actors::decision_kind_name(d.kind);
+  if (const auto* unit = std::get_if<actors::UnitRef>(&d.target)) {
+    out += " " + unit->namespace_ + "/" + unit->name;
+    if (!unit->queue.empty()) out += " (queue " + unit->queue + ")";
+  } else {
+    out += " queue " + std::get<actors::QueueRef>(d.target).name;
+  }
+  if (!d.reason.empty()) out += ": " + d.reason;
+  return out;
+}
+
+std::string decisions_json(const std::vector<actors::Decision>& decisions) {
+  std::string out = "[";
+  for (size_t i = 0; i < decisions.size(); ++i) {
+    if (i) out += ", ";
+    out += decision_json(decisions[i]);
+  }
+  return out + "]";
+}
+
+namespace {
+
+void list_decisions(std::string& out, const char* what, const std::vector<actors::Decision>& decisions) {
+  out += std::string(what) + " decisions (" + std::to_string(decisions.size()) + "):\n";
+  for (size_t i = 0; i < decisions.size(); ++i) {
+    out += "  " + std::to_string(i + 1) + ". " + describe_decision(decisions[i]) + "\n";
+  }
+}
+
+}  // namespace
+
+std::string render_verify_text(const VerifyResult& r) {
+  if (r.version_mismatch) {
+    return "decision-logic version " + std::to_string(r.version_mismatch->journal) + " of the journal differs from " +
+           std::to_string(r.version_mismatch->binary) + " of this binary: not verified\n";
+  }
+  if (!r.divergence) {
+    return "verified " + std::to_string(r.decisions) + " decisions in " + std::to_string(r.rounds) + " rounds, " +
+           std::to_string(r.records) + " records\n";
+  }
+  const Divergence& d = *r.divergence;
+  std::string out = "divergence at seq " + std::to_string(d.seq) + " (basis " + std::to_string(d.basis) + ")\n";
+  list_decisions(out, "recorded", d.recorded);
+  list_decisions(out, "replayed", d.replayed);
+  size_t i = 0;
+  while (i < d.recorded.size() && i < d.replayed.size() && d.recorded[i] == d.replayed[i]) ++i;
+  out += "first difference at decision " + std::to_string(i + 1) + ":\n";
+  out += "  recorded: " + (i < d.recorded.size() ? decision_json(d.recorded[i]) : std::string("(none)")) + "\n";
+  out += "  replayed: " + (i < d.replayed.size() ? decision_json(d.replayed[i]) : std::string("(none)")) + "\n";
+  out += "state difference after the round (recorded, then replayed decisions applied):\n";
+  if (d.state_diff.empty()) out += "  none\n";
+  for (const auto& line : d.state_diff) out += "  " + line + "\n";
+  out += "verified before it: " + std::to_string(r.decisions) + " decisions in " + std::to_string(r.rounds) +
+         " rounds, " + std::to_string(r.records) + " records\n";
+  return out;
+}
+
+std::string render_verify_json(const VerifyResult& r) {
+  std::string out = "{\"records\": " + std::to_string(r.records) + ", \"rounds\": " + std::to_string(r.rounds) +
+                    ", \"decisions\": " + std::to_string(r.decisions);
+  if (r.divergence) {
+    const Divergence& d = *r.divergence;
+    out += ", \"divergence\": {\"seq\": " + std::to_string(d.seq) + ", \"basis\": " + std::to_string(d.basis) +
+           ", \"recorded\": " + decisions_json(d.recorded) + ", \"replayed\": " + decisions_json(d.replayed) +
+           ", \"stateDiff\": [";
+    for (size_t i = 0; i < d.state_diff.size(); ++i) {
+      if (i) out += ", ";
+      append_json_string(out, d.state_diff[i]);
+    }
+    out += "]}";
+  }
+  if (r.version_mismatch) {
+    out += ", \"versionMismatch\": {\"journal\": " + std::to_string(r.version_mismatch->journal) +
+           ", \"binary\": " + std::to_string(r.version_mismatch->binary) + "}";
+  }
+  return out + "}\n";
+}
+
+}  // namespace koordq::replay

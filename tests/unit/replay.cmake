@@ -1,0 +1,3 @@
+koordq_gtest(replay_test unit
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/replay_test.cpp
+  LIBS koordq_replay)
