@@ -163,25 +163,30 @@ class RoundBuilder {
   }
 
   void unit_housekeeping(const QueueState& q, const UnitState& u) {
-    const schema::QueueUnit eff = effective_object(u);
+    // Most members have nothing due: the effective object is only built for one that has.
+    std::optional<schema::QueueUnit> eff_cache;
+    auto eff = [&]() -> const schema::QueueUnit& {
+      if (!eff_cache) eff_cache = effective_object(u);
+      return *eff_cache;
+    };
     const std::string& queue = q.object.metadata.name;
     if (u.deactivation_due) {
       Decision d;
       d.target = ref_of(u, queue);
       d.kind = DecisionKind::kDeactivated;
       d.reason = kMessageDeactivated;
-      d.status_patch = message_patch(eff, kMessageDeactivated, s_.now());
-      d.events.push_back(event(consumer_ref_of(eff), false, "Deactivated", kMessageDeactivated));
+      d.status_patch = message_patch(eff(), kMessageDeactivated, s_.now());
+      d.events.push_back(event(consumer_ref_of(eff()), false, "Deactivated", kMessageDeactivated));
       emit(u, std::move(d));
     }
-    const auto limit = eff.spec.maximum_execution_time_seconds.value_or(0);
+    const auto limit = u.object.spec.maximum_execution_time_seconds.value_or(0);
     if (limit > 0 && u.running_since && !u.max_exec_reported && s_.now() >= *u.running_since + limit * kSecond) {
       Decision d;
       d.target = ref_of(u, queue);
       d.kind = DecisionKind::kMaxExecExceeded;
       d.reason = kMessageMaxExec;
-      d.status_patch = message_patch(eff, kMessageMaxExec, s_.now());
-      d.events.push_back(event(consumer_ref_of(eff), true, "MaximumExecutionTimeExceeded",
+      d.status_patch = message_patch(eff(), kMessageMaxExec, s_.now());
+      d.events.push_back(event(consumer_ref_of(eff()), true, "MaximumExecutionTimeExceeded",
                                "The maximum execution time (" + std::to_string(limit) + "s) was exceeded"));
       emit(u, std::move(d));
     }
@@ -191,22 +196,22 @@ class RoundBuilder {
       d.kind = DecisionKind::kPhaseEvent;
       if (*u.phase_event_due == Phase::kSchedSucceed) {
         d.reason = "QueueUnit has been scheduled";
-        d.events.push_back(event(object_ref_of(eff), false, "Scheduled", d.reason));
+        d.events.push_back(event(object_ref_of(eff()), false, "Scheduled", d.reason));
       } else {
-        d.reason = eff.status.message;
-        d.events.push_back(event(object_ref_of(eff), false, "FailedScheduling", d.reason));
+        d.reason = eff().status.message;
+        d.events.push_back(event(object_ref_of(eff()), false, "FailedScheduling", d.reason));
       }
       out_.push_back(std::move(d));
     }
-    if (auto v = q.victims.find(s_units_key(u)); v != q.victims.end() && !reclaim_requested(eff)) {
+    if (auto v = q.victims.find(s_units_key(u)); v != q.victims.end() && !reclaim_requested(eff())) {
       Decision d;
       d.target = ref_of(u, queue);
       d.kind = DecisionKind::kReclaimObserved;
       d.reason = "Reclaimed " + std::to_string(v->second) + " replicas in queue " + queue;
-      d.events.push_back(event(object_ref_of(eff), false, "Reclaimed", d.reason));
+      d.events.push_back(event(object_ref_of(eff()), false, "Reclaimed", d.reason));
       out_.push_back(std::move(d));
     }
-    if (u.phase == Phase::kReserved && !u.pending_status) admission_checks(q, u, eff);
+    if (u.phase == Phase::kReserved && !u.pending_status) admission_checks(q, u, eff());
   }
 
   static std::string s_units_key(const UnitState& u) { return u.key.full_name; }
@@ -275,33 +280,25 @@ class RoundBuilder {
   }
 
   // Eligible units of the queue in order (§6.2): active, inside the window, not yet decided.
-  std::vector<const UnitState*> eligible(const QueueState& q) const {
-    std::vector<const UnitState*> out;
+  // The unit the queue's policy tries next (§6.3, §6.4), among the first max_depth waiting units
+  // that are active and undecided this round; the scan stops at the first that qualifies.
+  const UnitState* candidate(const QueueState& q) const {
+    const UnitState* head = nullptr;  // Priority: where the cursor wraps to (§6.3 step 2)
     int64_t rank = 0;
     for (const auto& key : q.waiting) {
       if (q.settings.max_depth >= 0 && rank >= q.settings.max_depth) break;
       ++rank;
       const UnitState& u = s_.units().at(key.full_name);
-      if (s_.is_active(u) && !scratch_.decided.count(key.full_name)) out.push_back(&u);
-    }
-    return out;
-  }
-
-  const UnitState* candidate(const QueueState& q) const {
-    const auto units = eligible(q);
-    if (q.settings.policy == QueuePolicy::kPriority) {
-      if (q.cursor) {
-        for (const auto* u : units) {
-          if (*q.cursor < u->key) return u;
-        }
+      if (!s_.is_active(u) || scratch_.decided.count(key.full_name)) continue;
+      if (q.settings.policy == QueuePolicy::kPriority) {
+        if (!q.cursor || *q.cursor < key) return &u;
+        if (head == nullptr) head = &u;
+        continue;
       }
-      return units.empty() ? nullptr : units.front();  // the cursor wraps to head (§6.3 step 2)
+      const auto b = q.blocked.find(u.quota);
+      if (b == q.blocked.end() || b->second == key.full_name) return &u;
     }
-    for (const auto* u : units) {
-      const auto b = q.blocked.find(u->quota);
-      if (b == q.blocked.end() || b->second == u->key.full_name) return u;
-    }
-    return nullptr;
+    return head;
   }
 
   // Assumed units of the queue other than `except` (§7.4), in queue order.
