@@ -107,7 +107,10 @@ class SimulationLoop {
   int run(int64_t end) {
     while (!g_stop.load()) {
       const int64_t next = next_time();
-      if (next > end) break;
+      if (next > end) {
+        if (!virtual_) sleep_until(end);  // on the wall clock the run lasts its whole duration
+        break;
+      }
       if (!virtual_) sleep_until(next);
       now_ = std::max(now_, virtual_ ? next : wall_now());
       if (now_ > end) break;

@@ -57,10 +57,9 @@ for scenario in idle default; do
   spec="$scenario"
   [[ $scenario == idle ]] && spec="$data/idle.yaml"
   start=$(date +%s.%N)
-  # serve runs until SIGINT (an orderly shutdown) after SECONDS of wall time, not with
-  # --simulate-duration: on the wall clock that ends the run as soon as the simulator's next event
-  # lies beyond the duration, which for the idle scenario is at once. timeout exits 124 when it
-  # had to send the signal. GNU time writes "user sys" to its own file; serve's output goes to a log.
+  # serve runs until SIGINT (an orderly shutdown, like an operator's) after SECONDS of wall time;
+  # timeout exits 124 when it had to send the signal. GNU time writes "user sys" to its own file;
+  # serve's output goes to a log.
   rc=0
   /usr/bin/time -f '%U %S' -o "$data/$scenario.time" \
     timeout --signal=INT --kill-after=30 "$seconds" \
