@@ -51,7 +51,7 @@ Status DecisionEngine::apply(std::vector<journal::StoredRecord> records) {
       .receive(
           [&](ApplyReport& report) {
             applied_seq_ = report.applied_seq;
-            next_deadline_ = report.next_deadline;
+            next_deadline_.reset();
             if (report.error) failure = make_error(*report.error);
           },
           [&](caf::error& err) { failure = make_error("decision router: " + impl_->system.render(err)); });
@@ -66,6 +66,15 @@ Result<std::vector<Decision>> DecisionEngine::decide() {
       .receive([&](DecisionList& list) { out = std::move(list.decisions); },
                [&](caf::error& err) { failure = make_error("decide round: " + impl_->system.render(err)); });
   if (failure) return *failure;
+  return out;
+}
+
+std::optional<int64_t> DecisionEngine::next_deadline() {
+  if (next_deadline_) return *next_deadline_;
+  std::optional<int64_t> out;
+  impl_->self->request(impl_->router, caf::infinite, deadline_atom::value)
+      .receive([&](ApplyReport& report) { out = report.next_deadline; }, [](caf::error&) {});
+  next_deadline_ = out;
   return out;
 }
 

@@ -43,8 +43,9 @@ class DecisionEngine {
   Result<std::vector<Decision>> decide();
 
   uint64_t applied_seq() const { return applied_seq_; }
-  // The earliest time a round could decide something it cannot decide now (as of the last apply).
-  std::optional<int64_t> next_deadline() const { return next_deadline_; }
+  // The earliest time a round could decide something it cannot decide now, as of the last apply
+  // (computed once per applied state, on first use).
+  std::optional<int64_t> next_deadline();
   // Runs `read` on the router's state (blocking); for projections and snapshots.
   void read_state(const std::function<void(const Scheduler&, uint64_t applied_seq)>& read);
   // A quota actor's copy of its quota, or nullopt when no quota has that name.
@@ -56,7 +57,7 @@ class DecisionEngine {
   std::unique_ptr<Impl> impl_;
   size_t threads_;
   uint64_t applied_seq_;
-  std::optional<int64_t> next_deadline_;
+  std::optional<std::optional<int64_t>> next_deadline_;  // outer nullopt: not computed yet
 };
 
 }  // namespace koordq::actors::runtime

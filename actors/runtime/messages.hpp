@@ -36,7 +36,8 @@ struct RecordBatch {
   std::shared_ptr<const std::vector<journal::StoredRecord>> records;
 };
 
-// The router's answer to a batch: how far it got, and the earliest deadline after it.
+// The router's answer to a batch (how far it got) or to deadline_atom (also the earliest
+// deadline: it walks every waiting unit, so it is computed only when asked).
 struct ApplyReport {
   uint64_t applied_seq = 0;
   std::optional<std::string> error;  // the first record that failed (state untouched from there)

@@ -132,7 +132,6 @@ caf::behavior router(Self* self, Scheduler initial, uint64_t applied_seq, Latenc
         }
         refresh_quotas(self);
         report.applied_seq = st.applied_seq;
-        report.next_deadline = st.scheduler.next_deadline();
         return report;
       },
       [self](decide_atom) { decide_round(self); },
