@@ -47,7 +47,7 @@ jobClasses:
     runTime: 10s
 YAML
 
-# Ports of our own, so that runs next to other engineers' serve processes do not collide.
+# Ports of our own, so that runs next to other serve processes do not collide.
 port_base=$((20000 + ($$ % 10000) * 4))
 
 echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)  host: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
