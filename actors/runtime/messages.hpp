@@ -68,14 +68,13 @@ struct QueueTurnResult {
   std::vector<Decision> decisions;
 };
 
-// What a quota actor holds: one ElasticQuota's place in the tree and its accounting at a seq.
+// What a quota actor holds: one ElasticQuota's place in the tree and its accounting, as changed
+// by the batch ending at `seq` (and unchanged since).
 struct QuotaView {
   uint64_t seq = 0;
   QuotaInfo info;
   std::string tree;
   QuotaUsage usage;
-
-  bool same_content(const QuotaView& o) const { return info == o.info && tree == o.tree && usage == o.usage; }
 };
 
 // Runs inside the router against the state at the router's current seq (projections, snapshots).

@@ -1,5 +1,5 @@
 // One actor per ElasticQuota (design.md §4): holds the quota's place in the tree and its
-// accounting as of the router's last applied batch, and hands out that copy (with its seq) to
+// accounting (a new copy only after a batch that changed it), and hands out that copy (with its seq) to
 // projections, so readers never touch the scheduling state.
 #pragma once
 

@@ -29,26 +29,30 @@ void reconcile(Self* self, std::map<std::string, caf::actor>& actors, const Name
   }
 }
 
+// Only quotas whose content changed get a new view: nothing is copied for the others.
 void refresh_quotas(Self* self) {
   auto& st = self->state;
   const QuotaTree& tree = st.scheduler.quotas();
-  std::map<std::string, QuotaView> current;
+  std::map<std::string, bool> names;
   for (const auto& name : tree.names()) {
-    QuotaView view;
-    view.seq = st.applied_seq;
-    view.info = *tree.find(name);
-    view.tree = tree.tree_of(name);
-    view.usage = tree.usage(name);
-    current.emplace(name, std::move(view));
+    names.emplace(name, true);
+    const QuotaInfo& info = *tree.find(name);
+    std::string tree_name = tree.tree_of(name);
+    QuotaUsage usage = tree.usage(name);
+    const auto known = st.quota_views.find(name);
+    if (known != st.quota_views.end() && known->second.usage == usage && known->second.tree == tree_name &&
+        known->second.info == info) {
+      continue;
+    }
+    QuotaView view{st.applied_seq, info, std::move(tree_name), std::move(usage)};
+    if (const auto actor = st.quotas.find(name); actor != st.quotas.end()) {
+      self->send(actor->second, update_atom::value, view);
+    }
+    st.quota_views.insert_or_assign(name, std::move(view));
   }
-  reconcile(self, st.quotas, current,
-            [&](const std::string& name) { return self->spawn<caf::linked>(quota_actor, current.at(name)); });
-  for (auto& [name, view] : current) {
-    auto sent = st.quota_views.find(name);
-    if (sent != st.quota_views.end() && sent->second.same_content(view)) continue;
-    self->send(st.quotas.at(name), update_atom::value, view);
-  }
-  st.quota_views = std::move(current);
+  reconcile(self, st.quotas, names,
+            [&](const std::string& name) { return self->spawn<caf::linked>(quota_actor, st.quota_views.at(name)); });
+  std::erase_if(st.quota_views, [&](const auto& entry) { return !names.count(entry.first); });
 }
 
 struct RoundJob {
