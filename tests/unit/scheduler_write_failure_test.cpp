@@ -33,8 +33,10 @@ schema::QueueUnit landed(schema::QueueUnit unit, const actors::Decision& decisio
   return unit;
 }
 
-TEST(SchedulerWriteFailure, a_release_whose_write_fails_never_frees_the_quota_for_another_unit) {
-  SchedulerDriver d;
+// team-a (2 cpu) whose Queue has the check "provisioning"; unit a of 2 cpu reserved (that write
+// landed at rv 101), then the check Rejected on the server at rv 102: the returned object, not yet
+// input.
+schema::QueueUnit reserved_then_rejected(SchedulerDriver& d) {
   d.input(quota("team-a", "", {{"cpu", "2"}}));
   auto checked = queue("team-a");
   checked.spec.admission_checks.push_back(schema::QueueAdmissionCheck{"provisioning", {}});
@@ -42,13 +44,22 @@ TEST(SchedulerWriteFailure, a_release_whose_write_fails_never_frees_the_quota_fo
   auto a = unit("a", "team-a", "2");
   const auto first = d.input(a);
   const auto reserve = of_kind(first, DecisionKind::kReserve);
-  ASSERT_EQ(reserve.size(), 1u);
+  if (reserve.size() != 1u) {
+    ADD_FAILURE() << "expected one reserve decision, got " << reserve.size();
+    return a;
+  }
   d.s.apply_outcome(answer(d.last_round_seq, *reserve.front(), OutcomeResult::kSuccess, "101"));
   a = landed(a, *reserve.front(), "101");
   d.input(a);
-
   a.status.admission_checks.front().state = "Rejected";
   a.metadata.resource_version = "102";
+  return a;
+}
+
+TEST(SchedulerWriteFailure, a_release_whose_write_fails_never_frees_the_quota_for_another_unit) {
+  SchedulerDriver d;
+  auto a = reserved_then_rejected(d);
+  ASSERT_FALSE(HasFailure());
   const auto verdict = d.input(a);
   const auto failed = of_kind(verdict, DecisionKind::kAdmissionCheckFailed);
   ASSERT_EQ(failed.size(), 1u);
@@ -84,20 +95,8 @@ TEST(SchedulerWriteFailure, a_failed_write_keeps_the_earlier_write_that_landed) 
 
 TEST(SchedulerWriteFailure, a_write_decided_while_another_is_queued_carries_that_writes_keys_too) {
   SchedulerDriver d;
-  d.input(quota("team-a", "", {{"cpu", "2"}}));
-  auto checked = queue("team-a");
-  checked.spec.admission_checks.push_back(schema::QueueAdmissionCheck{"provisioning", {}});
-  d.input(checked);
-  auto a = unit("a", "team-a", "2");
-  const auto first = d.input(a);
-  const auto reserve = of_kind(first, DecisionKind::kReserve);
-  ASSERT_EQ(reserve.size(), 1u);
-  d.s.apply_outcome(answer(d.last_round_seq, *reserve.front(), OutcomeResult::kSuccess, "101"));
-  a = landed(a, *reserve.front(), "101");
-  d.input(a);
-
-  a.status.admission_checks.front().state = "Rejected";
-  a.metadata.resource_version = "102";
+  auto a = reserved_then_rejected(d);
+  ASSERT_FALSE(HasFailure());
   ASSERT_EQ(of_kind(d.input(a), DecisionKind::kAdmissionCheckFailed).size(), 1u);
   // Deactivated while the release (`TimeoutBackoff`, `admissions: []`) is still queued.
   a.spec.active = false;
