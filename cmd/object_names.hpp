@@ -4,14 +4,13 @@
 #include <string>
 #include <string_view>
 
+#include "base/object_name.hpp"
 #include "base/result.hpp"
 
 namespace koordq::cmd {
 
-// A DNS-1123 subdomain: at most 253 characters of [a-z0-9.-], alphanumeric at both ends.
-bool is_object_name(std::string_view text);
-// A DNS-1123 label: at most 63 characters of [a-z0-9-], alphanumeric at both ends.
-bool is_namespace_name(std::string_view text);
+using base::is_namespace_name;
+using base::is_object_name;
 
 struct NamespacedName {
   std::string namespace_name;

@@ -6,8 +6,10 @@
 #include <csignal>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "actors/core/scheduler.hpp"
 #include "actors/runtime/decision_engine.hpp"
@@ -22,6 +24,7 @@
 #include "cmd/exit_codes.hpp"
 #include "cmd/serve_config.hpp"
 #include "cmd/serve_startup_log.hpp"
+#include "cmd/serve_surfaces.hpp"
 #include "journal/journal.hpp"
 #include "journal/retention.hpp"
 #include "journal/watch_record.hpp"
@@ -92,9 +95,14 @@ class SyncAppender {
 
 class SimulationLoop {
  public:
+  // `published_now` follows the simulated "now" (the clock asOf may not pass); `on_synced` runs
+  // once the first batch, the start relist, is applied and decided on.
   SimulationLoop(const ServeOptions& options, journal::Journal& journal, kube::sim::SimulatedCluster& cluster,
-                 actors::runtime::DecisionEngine& engine, int64_t now)
-      : options_(options),
+                 actors::runtime::DecisionEngine& engine, int64_t now, std::atomic<int64_t>& published_now,
+                 std::function<void()> on_synced)
+      : published_now_(published_now),
+        on_synced_(std::move(on_synced)),
+        options_(options),
         journal_(journal),
         cluster_(cluster),
         engine_(engine),
@@ -114,6 +122,7 @@ class SimulationLoop {
       if (!virtual_) sleep_until(next);
       now_ = std::max(now_, virtual_ ? next : wall_now());
       if (now_ > end) break;
+      published_now_.store(now_);
       for (auto& e : cluster_.advance_to(now_)) queue_watch(e.time, e.event);
       if (pending_.empty()) {
         if (!tick_policy_.tick_due(now_, engine_.next_deadline(), last_append_, last_tick_)) continue;
@@ -121,6 +130,7 @@ class SimulationLoop {
         last_tick_ = now_;
       }
       if (int code = cycle(); code != kExitSuccess) return code;
+      if (on_synced_) std::exchange(on_synced_, nullptr)();
       snapshot_if_due();
       enforce_retention();
     }
@@ -255,6 +265,8 @@ class SimulationLoop {
     return kExitJournalUnreadable;
   }
 
+  std::atomic<int64_t>& published_now_;
+  std::function<void()> on_synced_;
   const ServeOptions& options_;
   journal::Journal& journal_;
   kube::sim::SimulatedCluster& cluster_;
@@ -289,6 +301,14 @@ int run_simulation(const ServeOptions& options) {
     return kExitUsage;
   }
   scenario->queue_namespace = options.queue_namespace;  // the simulated Queues live where koordq looks
+  const bool virtual_clock = options.simulate_clock == SimulateClock::virtual_time;
+  std::atomic<int64_t> simulated_now{wall_now()};
+  auto surfaces = ServeSurfaces::start(
+      options, [&simulated_now, virtual_clock] { return virtual_clock ? simulated_now.load() : wall_now(); });
+  if (!surfaces.ok()) {
+    KQ_LOG_ERROR("{}", surfaces.message());
+    return kExitUsage;
+  }
   auto journal = journal::Journal::open(journal_options_of(options));
   if (!journal.ok()) {
     KQ_LOG_ERROR("cannot open the journal: {}", journal.message());
@@ -296,6 +316,7 @@ int run_simulation(const ServeOptions& options) {
   }
   journal::Journal& j = **journal;
   if (const auto& q = j.open_report().quarantined) {
+    (*surfaces)->metrics().count_quarantine();
     KQ_LOG_ERROR("journal corrupt at seq {}: moved to {}, new journal started ({})", q->first_bad_seq,
                  q->moved_to.string(), q->reason);
   }
@@ -313,8 +334,8 @@ int run_simulation(const ServeOptions& options) {
   actors::Scheduler scheduler = std::move(restored->scheduler);
   const int64_t last_time = scheduler.now();
   const bool fresh = j.reader().last_seq() == 0;
-  const bool virtual_clock = options.simulate_clock == SimulateClock::virtual_time;
   int64_t start = virtual_clock ? std::max(kVirtualEpoch, last_time) : std::max(wall_now(), last_time);
+  simulated_now.store(start);
 
   SyncAppender appender(j.writer());
   std::vector<std::unique_ptr<journal::RecordBody>> config;
@@ -359,14 +380,33 @@ int run_simulation(const ServeOptions& options) {
   KQ_LOG_INFO("simulating scenario {} (seed {}, {} clock) from {}; journal {} in {}", options.scenario, options.seed,
               virtual_clock ? "virtual" : "wall", base::format_rfc3339_millis(start), j.uuid(), options.journal_dir);
   const int64_t end = options.simulate_duration_ns > 0 ? start + options.simulate_duration_ns : INT64_MAX;
-  actors::runtime::DecisionEngine engine({static_cast<size_t>(options.actor_threads), {}}, std::move(scheduler),
-                                         j.writer().durable_head().seq);
+  actors::runtime::DecisionEngine engine({static_cast<size_t>(options.actor_threads), (*surfaces)->latency_observer()},
+                                         std::move(scheduler), j.writer().durable_head().seq);
   KQ_V(1)("decision actors on {} threads", engine.threads());
-  SimulationLoop loop(options, j, cluster, engine, start);
+  // The listeners read the engine: they stop before it does, on every path out.
+  struct StopSurfaces {
+    ServeSurfaces& surfaces;
+    ~StopSurfaces() { surfaces.stop(); }
+  } stop_surfaces{**surfaces};
+  // --simulate leads from the start: there is no leader election (behaviour.md §21).
+  if (Status attached = (*surfaces)->attach(j, engine, true); !attached.ok()) {
+    KQ_LOG_ERROR("{}", attached.message());
+    return kExitUsage;
+  }
+  for (const char* resource : {"elasticquotas", "queues", "queueunits"}) (*surfaces)->metrics().count_relist(resource);
+  int sync_failure = kExitSuccess;
+  SimulationLoop loop(options, j, cluster, engine, start, simulated_now, [&] {
+    if (Status synced = (*surfaces)->initial_sync_done(); !synced.ok()) {
+      KQ_LOG_ERROR("{}", synced.message());
+      sync_failure = kExitUsage;
+      request_stop(0);
+    }
+  });
   std::vector<schema::WatchedObject> journaled;
   engine.read_state([&](const actors::Scheduler& s, uint64_t) { journaled = objects_of(s); });
   loop.relist(journaled);
-  const int code = loop.run(end);
+  int code = loop.run(end);
+  if (code == kExitSuccess) code = sync_failure;
   loop.snapshot();
   int64_t stopped_at = start;
   engine.read_state([&](const actors::Scheduler& s, uint64_t) { stopped_at = s.now(); });

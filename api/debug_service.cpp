@@ -1,0 +1,79 @@
+#include "api/debug_service.hpp"
+
+#include "api/debug_render.hpp"
+#include "api/json_out.hpp"
+#include "api/kube_status.hpp"
+#include "api/query_params.hpp"
+#include "api/read_params.hpp"
+#include "base/log.hpp"
+
+namespace koordq::api {
+namespace {
+
+namespace http = boost::beast::http;
+
+HttpResponse error_response(int code, std::string_view message, bool retry_after = false) {
+  HttpResponse response(static_cast<http::status>(code), 11);
+  response.set(http::field::content_type, "application/json");
+  if (retry_after) response.set(http::field::retry_after, "1");
+  response.body() = render_error(message);
+  return response;
+}
+
+HttpResponse error_response(const ApiError& error) {
+  return error_response(error.code, error.message, error.retry_after);
+}
+
+}  // namespace
+
+std::string render_error(std::string_view message) {
+  JsonOut out;
+  out.begin_object().field("error", message).end_object();
+  return out.take();
+}
+
+HttpResponse DebugService::limit_exceeded(ServerLimit limit) {
+  return error_response(limit_error(limit));
+}
+
+HttpResponse DebugService::handle(const HttpRequest& request, const PeerIdentity&) {
+  const std::string raw(request.target());
+  const RequestTarget target = parse_target(raw);
+  if (request.method() != http::verb::get) return error_response(405, "method not allowed");
+  std::string (*render)(const actors::Scheduler&) = nullptr;
+  if (target.path == "/apis/v1/elasticquota") {
+    render = render_debug_quotas;
+  } else if (target.path == "/apis/v1/queue") {
+    render = render_debug_queues;
+  } else if (target.path == "/apis/v1/userquota") {
+    render = render_debug_user_quotas;
+  } else {
+    return error_response(404, "not found");
+  }
+  if (context_.unavailable) {
+    if (auto reason = context_.unavailable()) return error_response(503, *reason);
+  }
+  PointInTime at;
+  if (auto error = parse_point_in_time(target, context_.now(), at)) {
+    context_.time_travel->count_invalid();
+    return error_response(*error);
+  }
+  std::shared_ptr<const std::string> body;
+  uint64_t answered_revision = 0;
+  auto error = context_.time_travel->read(at, [&](const actors::Scheduler& s, uint64_t revision) {
+    answered_revision = revision;
+    if ((body = cache_.find(revision, target.path))) return;
+    body = std::make_shared<const std::string>(render(s));
+    cache_.store(revision, target.path, body);
+  });
+  if (error) return error_response(*error);
+  HttpResponse response(http::status::ok, 11);
+  response.set(http::field::content_type, "application/json");
+  response.set("X-Koordq-Revision", std::to_string(answered_revision));
+  response.set("X-Koordq-Journal", context_.journal_uuid);
+  response.body() = *body;
+  KQ_V(4)("debug response 200 for GET {} at revision {}", raw, answered_revision);
+  return response;
+}
+
+}  // namespace koordq::api

@@ -1,0 +1,38 @@
+// The debug API (behaviour.md §17): /apis/v1/elasticquota, /apis/v1/queue and /apis/v1/userquota
+// as projections of the state at a revision (§18), on the leader once its initial sync is complete.
+// Not a Kubernetes API: every error is {"error": "<message>"}.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "api/http_server.hpp"
+#include "api/response_cache.hpp"
+#include "api/time_travel.hpp"
+
+namespace koordq::api {
+
+struct DebugContext {
+  TimeTravel* time_travel = nullptr;
+  std::function<int64_t()> now;  // wall clock, or the simulator's virtual time
+  std::string journal_uuid;
+  // Why the /apis/v1 endpoints cannot answer now ("not the leader", "initial sync not complete").
+  std::function<std::optional<std::string>()> unavailable;
+};
+
+std::string render_error(std::string_view message);
+
+class DebugService : public HttpService {
+ public:
+  explicit DebugService(DebugContext context) : context_(std::move(context)) {}
+
+  HttpResponse handle(const HttpRequest& request, const PeerIdentity& peer) override;
+  HttpResponse limit_exceeded(ServerLimit limit) override;
+
+ private:
+  DebugContext context_;
+  ResponseCache cache_;
+};
+
+}  // namespace koordq::api

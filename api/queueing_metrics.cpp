@@ -1,0 +1,127 @@
+#include "api/queueing_metrics.hpp"
+
+#include "api/metric_family_builder.hpp"
+
+namespace koordq::api {
+namespace {
+
+using prometheus::MetricType;
+
+// Internal amounts as the metric shows them: cpu in cores for the namespace family.
+double cores_or_units(const std::string& resource, int64_t amount) {
+  return resource == "cpu" ? static_cast<double>(amount) / 1000.0 : static_cast<double>(amount);
+}
+
+void histogram_of(FamilyBuilder& family, const LabelPairs& labels, const actors::Histogram& h, double unit) {
+  std::vector<double> bounds;
+  std::vector<uint64_t> cumulative;
+  for (size_t i = 0; i < h.bounds.size(); ++i) {
+    bounds.push_back(static_cast<double>(h.bounds[i]) / unit);
+    cumulative.push_back(h.cumulative(i));
+  }
+  family.histogram(labels, bounds, cumulative, h.count, static_cast<double>(h.sum) / unit);
+}
+
+void keep(std::vector<prometheus::MetricFamily>& out, FamilyBuilder& family) {
+  if (!family.empty()) out.push_back(family.take());
+}
+
+}  // namespace
+
+prometheus::MetricFamily e2e_latency_family(const actors::Scheduler& s) {
+  FamilyBuilder e2e("job_scheduling_e2e_latency",
+                    "Milliseconds from a QueueUnit's creation to its first Dequeued write.", MetricType::Histogram);
+  histogram_of(e2e, {}, s.metrics().e2e_latency, 1e6);
+  return e2e.take();
+}
+
+std::vector<prometheus::MetricFamily> queueing_families(const actors::Scheduler& s, QuotaSeriesMemory& memory) {
+  std::vector<prometheus::MetricFamily> out;
+
+  FamilyBuilder active("queueunits_in_active_queue", "Active waiting QueueUnits of the queue.", MetricType::Gauge);
+  FamilyBuilder backoff("queueunits_in_backoff_queue", "Backoff waiting QueueUnits of the queue.", MetricType::Gauge);
+  for (const auto& [name, q] : s.queues()) {
+    int64_t a = 0, b = 0;
+    for (const auto& key : q.waiting) {
+      const auto it = s.units().find(key.full_name);
+      if (it == s.units().end()) continue;
+      ++(s.is_active(it->second) ? a : b);
+    }
+    active.sample({{"queue", name}}, static_cast<double>(a));
+    backoff.sample({{"queue", name}}, static_cast<double>(b));
+  }
+  keep(out, active);
+  keep(out, backoff);
+
+  FamilyBuilder by_quota("dequeued_quota_usage_by_quota",
+                         "Quota Used by resource; cpu in millicores, other resources in integer units.",
+                         MetricType::Gauge);
+  std::set<std::string> known;
+  for (const std::string& name : s.quotas().names()) {
+    known.insert(name);
+    const actors::QuotaInfo& info = *s.quotas().find(name);
+    const schema::ResourceVector used = s.quotas().usage(name).used;
+    std::set<std::string>& shown = memory[name];
+    for (const auto& [resource, amount] : info.max) shown.insert(resource);
+    for (const auto& [resource, amount] : used) shown.insert(resource);
+    for (const std::string& resource : shown) {
+      const auto it = used.find(resource);
+      by_quota.sample({{"quota", name}, {"resource", resource}},
+                      static_cast<double>(it == used.end() ? 0 : it->second));
+    }
+  }
+  std::erase_if(memory, [&](const auto& entry) { return !known.count(entry.first); });
+  keep(out, by_quota);
+
+  // Namespaces keep their series for 5 minutes after their last QueueUnit went (§15.4).
+  std::map<std::string, schema::ResourceVector> ns_used;
+  std::map<std::pair<std::string, std::string>, int64_t> by_type;
+  for (const auto& [key, u] : s.units()) {
+    const std::string& ns = u.object.metadata.namespace_;
+    schema::ResourceVector& used = ns_used[ns];
+    if (u.holds) schema::add_to(used, u.charge);
+    const auto& ref = u.object.spec.consumer_ref;
+    if (ref && !ref->kind.empty()) ++by_type[{ns, ref->kind}];
+  }
+  for (const auto& [ns, since] : s.metrics().namespace_empty_since) ns_used.try_emplace(ns);
+  FamilyBuilder by_namespace(
+      "dequeued_quota_usage_by_namespace",
+      "Charge of the namespace's QueueUnits holding quota; cpu in cores, others in integer units.", MetricType::Gauge);
+  for (const auto& [ns, used] : ns_used) {
+    for (const auto& [resource, amount] : used) {
+      by_namespace.sample({{"namespace", ns}, {"resource", resource}}, cores_or_units(resource, amount));
+    }
+  }
+  keep(out, by_namespace);
+  FamilyBuilder job_type("queueunits_by_job_type", "Existing QueueUnits by spec.consumerRef.kind.", MetricType::Gauge);
+  for (const auto& [labels, n] : by_type) {
+    job_type.sample({{"namespace", labels.first}, {"type", labels.second}}, static_cast<double>(n));
+  }
+  keep(out, job_type);
+
+  const actors::QueueingMetrics& m = s.metrics();
+  FamilyBuilder coming("queueunits_coming_rate_by_job_type",
+                       "QueueUnits entering an effective phase, by namespace, job type and phase.",
+                       MetricType::Counter);
+  for (const auto& [labels, n] : m.coming) {
+    coming.sample({{"namespace", std::get<0>(labels)}, {"type", std::get<1>(labels)}, {"status", std::get<2>(labels)}},
+                  static_cast<double>(n));
+  }
+  keep(out, coming);
+  FamilyBuilder attempts("job_schedule_attempts", "Scheduling attempts by queue and result.", MetricType::Counter);
+  for (const auto& [labels, n] : m.attempts) {
+    if (!s.queues().count(labels.first)) continue;  // series go with their queue
+    attempts.sample({{"queue", labels.first}, {"result", labels.second}}, static_cast<double>(n));
+  }
+  keep(out, attempts);
+  FamilyBuilder wait("koordq_admission_wait_seconds",
+                     "Seconds from creation or the last re-enqueue to admission, by queue.", MetricType::Histogram);
+  for (const auto& [queue, h] : m.admission_wait) {
+    if (!s.queues().count(queue)) continue;
+    histogram_of(wait, {{"queue", queue}}, h, 1e9);
+  }
+  keep(out, wait);
+  return out;
+}
+
+}  // namespace koordq::api

@@ -1,0 +1,155 @@
+#include "api/time_travel.hpp"
+
+#include "actors/wire/state_restore.hpp"
+#include "base/log.hpp"
+#include "journal/revision_lookup.hpp"
+
+namespace koordq::api {
+
+std::string_view to_string(TimeTravelResult result) {
+  switch (result) {
+    case TimeTravelResult::kHit:
+      return "hit";
+    case TimeTravelResult::kMiss:
+      return "miss";
+    case TimeTravelResult::kThrottled:
+      return "throttled";
+    case TimeTravelResult::kExpired:
+      return "expired";
+    case TimeTravelResult::kInvalid:
+      return "invalid";
+    case TimeTravelResult::kError:
+      break;
+  }
+  return "error";
+}
+
+TimeTravel::TimeTravel(TimeTravelOptions options, journal::JournalReader& reader, LiveStateRead live,
+                       TimeTravelObserver observer)
+    : options_(std::move(options)), reader_(reader), live_(std::move(live)), observer_(std::move(observer)) {}
+
+size_t TimeTravel::estimated_size(const actors::Scheduler& state) {
+  // Measured per waiting unit in BENCHMARKS.md (about 2.2 KiB), with room for queues and quotas.
+  return 4096 + state.units().size() * 2304 + state.queues().size() * 1536 + state.quotas().names().size() * 1024;
+}
+
+void TimeTravel::count_invalid() {
+  if (observer_) observer_(TimeTravelResult::kInvalid, std::nullopt);
+}
+
+void TimeTravel::finish(TimeTravelResult result, std::chrono::steady_clock::time_point started) {
+  if (!observer_) return;
+  std::optional<double> seconds;
+  if (result == TimeTravelResult::kHit || result == TimeTravelResult::kMiss) {
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  }
+  observer_(result, seconds);
+}
+
+std::optional<ApiError> TimeTravel::resolve(const PointInTime& at, uint64_t& revision) {
+  std::lock_guard lock(journal_mu_);
+  auto range = journal::retained_range(reader_);
+  if (!range.ok()) return ApiError{500, "InternalError", "cannot read the journal: " + range.message()};
+  if (at.kind == PointInTime::Kind::kRevision) {
+    if (at.revision > range->last) {
+      return bad_request("revision " + std::to_string(at.revision) + " is newer than the latest revision " +
+                         std::to_string(range->last));
+    }
+    auto checked = journal::check_revision(*range, at.revision);
+    if (!checked.ok()) return ApiError{410, "Expired", checked.message()};
+    revision = *checked;
+    return std::nullopt;
+  }
+  auto found = journal::revision_at_time(reader_, *range, at.time, at.text);
+  if (!found.ok()) return ApiError{410, "Expired", found.message()};
+  revision = *found;
+  return std::nullopt;
+}
+
+std::shared_ptr<const actors::Scheduler> TimeTravel::cached(uint64_t revision) {
+  std::lock_guard lock(cache_mu_);
+  const auto it = cache_.find(revision);
+  if (it == cache_.end()) return nullptr;
+  recency_.splice(recency_.begin(), recency_, it->second.recency);
+  return it->second.state;
+}
+
+void TimeTravel::remember(uint64_t revision, std::shared_ptr<const actors::Scheduler> state) {
+  const size_t bytes = estimated_size(*state);
+  if (bytes > options_.cache_bytes) return;
+  std::lock_guard lock(cache_mu_);
+  if (cache_.count(revision)) return;
+  while (cache_bytes_ + bytes > options_.cache_bytes && !recency_.empty()) {
+    const uint64_t oldest = recency_.back();
+    recency_.pop_back();
+    cache_bytes_ -= cache_[oldest].bytes;
+    cache_.erase(oldest);
+  }
+  recency_.push_front(revision);
+  cache_[revision] = Entry{std::move(state), bytes, recency_.begin()};
+  cache_bytes_ += bytes;
+}
+
+size_t TimeTravel::cached_states() const {
+  std::lock_guard lock(cache_mu_);
+  return cache_.size();
+}
+
+size_t TimeTravel::cached_bytes() const {
+  std::lock_guard lock(cache_mu_);
+  return cache_bytes_;
+}
+
+std::optional<ApiError> TimeTravel::read(const PointInTime& at, const StateRead& read) {
+  if (!at.time_travel()) {
+    live_(read);
+    return std::nullopt;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  uint64_t revision = 0;
+  if (auto error = resolve(at, revision)) {
+    finish(error->code == 410   ? TimeTravelResult::kExpired
+           : error->code == 400 ? TimeTravelResult::kInvalid
+                                : TimeTravelResult::kError,
+           started);
+    return error;
+  }
+  // The latest applied revision is answered from the live state.
+  bool answered = false;
+  live_([&](const actors::Scheduler& state, uint64_t applied) {
+    if (applied != revision) return;
+    read(state, applied);
+    answered = true;
+  });
+  if (answered) {
+    finish(TimeTravelResult::kHit, started);
+    return std::nullopt;
+  }
+  if (auto state = cached(revision)) {
+    read(*state, revision);
+    finish(TimeTravelResult::kHit, started);
+    return std::nullopt;
+  }
+  if (inflight_.fetch_add(1) >= options_.max_inflight) {
+    inflight_.fetch_sub(1);
+    finish(TimeTravelResult::kThrottled, started);
+    return ApiError{429, "TooManyRequests",
+                    "too many time-travel queries in flight (limit " + std::to_string(options_.max_inflight) + ")",
+                    true};
+  }
+  auto restored = actors::restore_state(reader_, revision, options_.config);
+  inflight_.fetch_sub(1);
+  if (!restored.ok()) {
+    KQ_LOG_ERROR("time travel to revision {} failed: {}", revision, restored.message());
+    finish(TimeTravelResult::kError, started);
+    return ApiError{500, "InternalError",
+                    "cannot reconstruct revision " + std::to_string(revision) + ": " + restored.message()};
+  }
+  auto state = std::make_shared<const actors::Scheduler>(std::move(restored->scheduler));
+  read(*state, revision);
+  remember(revision, std::move(state));
+  finish(TimeTravelResult::kMiss, started);
+  return std::nullopt;
+}
+
+}  // namespace koordq::api

@@ -1,0 +1,84 @@
+// Reads of the decision state at a point in time for the live APIs (design.md §6, behaviour.md
+// §18): the latest applied state straight from the router, any other revision reconstructed from
+// the nearest snapshot plus the records after it. Reconstructed states are kept in an LRU cache of
+// a bounded estimated size; at most `max_inflight` reconstructions run at once, over the
+// visibility and debug APIs together, and a request beyond that is refused at once (429).
+// Reconstructions read only the journal: they never touch the scheduling actors.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string_view>
+
+#include "actors/core/decision_config.hpp"
+#include "actors/core/scheduler.hpp"
+#include "api/api_error.hpp"
+#include "api/read_params.hpp"
+#include "journal/journal_reader.hpp"
+
+namespace koordq::api {
+
+enum class TimeTravelResult { kHit, kMiss, kThrottled, kExpired, kInvalid, kError };
+std::string_view to_string(TimeTravelResult result);
+
+using StateRead = std::function<void(const actors::Scheduler& state, uint64_t revision)>;
+// Runs a read on the live state (the router's, with the seq it was applied up to).
+using LiveStateRead = std::function<void(const StateRead& read)>;
+// Told about every request that carried asOf or revision: its result and, for hits and misses,
+// the seconds from receipt to the end of the answer.
+using TimeTravelObserver = std::function<void(TimeTravelResult result, std::optional<double> seconds)>;
+
+struct TimeTravelOptions {
+  size_t max_inflight = 4;          // --max-inflight-timetravel
+  size_t cache_bytes = 256u << 20;  // --timetravel-cache-mb
+  actors::DecisionConfig config;    // the configuration the live state is folded under
+};
+
+class TimeTravel {
+ public:
+  TimeTravel(TimeTravelOptions options, journal::JournalReader& reader, LiveStateRead live,
+             TimeTravelObserver observer = {});
+
+  // Runs `read` on the state at `at`; an ApiError (400 newer than the latest, 410 no longer
+  // retained, 429 at the cap, 500) when it cannot. Counts the request when it travels in time.
+  std::optional<ApiError> read(const PointInTime& at, const StateRead& read);
+  // A request whose asOf or revision did not parse (counted as `invalid`).
+  void count_invalid();
+
+  size_t cached_states() const;
+  size_t cached_bytes() const;
+
+  // The estimated in-memory size a state counts with in the cache.
+  static size_t estimated_size(const actors::Scheduler& state);
+
+ private:
+  std::optional<ApiError> resolve(const PointInTime& at, uint64_t& revision);
+  std::shared_ptr<const actors::Scheduler> cached(uint64_t revision);
+  void remember(uint64_t revision, std::shared_ptr<const actors::Scheduler> state);
+  void finish(TimeTravelResult result, std::chrono::steady_clock::time_point started);
+
+  TimeTravelOptions options_;
+  journal::JournalReader& reader_;
+  LiveStateRead live_;
+  TimeTravelObserver observer_;
+  std::mutex journal_mu_;  // the reader's retained-range lookups
+
+  struct Entry {
+    std::shared_ptr<const actors::Scheduler> state;
+    size_t bytes = 0;
+    std::list<uint64_t>::iterator recency;
+  };
+  mutable std::mutex cache_mu_;
+  std::map<uint64_t, Entry> cache_;
+  std::list<uint64_t> recency_;  // most recent first
+  size_t cache_bytes_ = 0;
+  std::atomic<size_t> inflight_{0};
+};
+
+}  // namespace koordq::api

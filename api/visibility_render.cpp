@@ -1,0 +1,249 @@
+#include "api/visibility_render.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <vector>
+
+#include "api/json_out.hpp"
+#include "base/rfc3339.hpp"
+
+namespace koordq::api {
+namespace {
+
+using actors::Phase;
+using actors::Scheduler;
+using actors::UnitState;
+
+// §16.5: the groups after the waiting units.
+constexpr std::array<Phase, 10> kGroupOrder = {
+    Phase::kReserved,    Phase::kDequeued,       Phase::kSchedReady, Phase::kSchedSucceed, Phase::kRunning,
+    Phase::kSchedFailed, Phase::kTimeoutBackoff, Phase::kEnqueued,   Phase::kSucceed,      Phase::kFailed};
+
+size_t group_of(Phase phase) {
+  return static_cast<size_t>(std::find(kGroupOrder.begin(), kGroupOrder.end(), phase) - kGroupOrder.begin());
+}
+
+void begin_answer(JsonOut& out, std::string_view kind) {
+  out.begin_object().field("kind", kind).field("apiVersion", kVisibilityGroupVersion);
+}
+
+// An item's metadata; a single-object answer adds the revision it was computed from.
+void object_metadata(JsonOut& out, const schema::ObjectMeta& meta, std::optional<uint64_t> revision = std::nullopt) {
+  out.key("metadata").begin_object().field("name", meta.name).field("namespace", meta.namespace_);
+  if (meta.creation_timestamp) out.field("creationTimestamp", base::format_rfc3339_seconds(*meta.creation_timestamp));
+  if (revision) out.field("resourceVersion", std::to_string(*revision));
+  out.end_object();
+}
+
+// A single-object answer starts with its kind and apiVersion.
+void begin_single(JsonOut& out, std::optional<uint64_t> revision, std::string_view kind) {
+  out.begin_object();
+  if (revision) out.field("kind", kind).field("apiVersion", kVisibilityGroupVersion);
+}
+
+void list_metadata(JsonOut& out, uint64_t revision, int64_t remaining) {
+  out.key("metadata").begin_object().field("resourceVersion", std::to_string(revision));
+  if (remaining > 0) out.field("remainingItemCount", remaining);
+  out.end_object();
+}
+
+void phase_counts(JsonOut& out, const std::map<std::string, int64_t>& counts) {
+  out.key("phaseCounts").begin_object();
+  for (const auto& [phase, n] : counts) {
+    if (n > 0) out.field(phase, n);
+  }
+  out.end_object();
+}
+
+// A queue's summary: a list item, or with `revision` the single-object answer.
+void queue_item(JsonOut& out, const Scheduler& s, const actors::QueueState& q,
+                std::optional<uint64_t> revision = std::nullopt) {
+  std::map<std::string, int64_t> counts;
+  int64_t active = 0, backoff = 0, assumed = 0;
+  for (const std::string& key : q.members) {
+    const auto it = s.units().find(key);
+    if (it == s.units().end()) continue;
+    const UnitState& u = it->second;
+    ++counts[actors::phase_name(u.phase)];
+    if (u.waiting) ++(s.is_active(u) ? active : backoff);
+    if (u.assumed) ++assumed;
+  }
+  begin_single(out, revision, "Queue");
+  object_metadata(out, q.object.metadata, revision);
+  out.field("policy", q.object.spec.queue_policy.empty() ? std::string_view("Priority")
+                                                         : std::string_view(q.object.spec.queue_policy));
+  phase_counts(out, counts);
+  out.field("activeCount", active).field("backoffCount", backoff).field("assumedCount", assumed);
+  out.end_object();
+}
+
+void quota_item(JsonOut& out, const Scheduler& s, const actors::QuotaInfo& info,
+                std::optional<uint64_t> revision = std::nullopt) {
+  std::map<std::string, int64_t> counts;
+  for (const auto& [key, u] : s.units()) {
+    if (u.quota == info.name) ++counts[actors::phase_name(u.phase)];
+  }
+  begin_single(out, revision, "ElasticQuota");
+  object_metadata(out, info.object.metadata, revision);
+  out.field("parent", info.parent.empty() ? actors::kRootQuota : std::string_view(info.parent));
+  out.key("min").resource_list(info.min_raw);
+  out.key("max").resource_list(info.max_raw);
+  out.key("used").rendered_vector(s.quotas().usage(info.name).used);
+  phase_counts(out, counts);
+  out.end_object();
+}
+
+// A page of a sequence of `total` items: [first, last).
+std::pair<size_t, size_t> page_bounds(size_t total, const PageParams& page) {
+  const size_t first = std::min(total, static_cast<size_t>(page.offset));
+  const size_t last = std::min(total, first + static_cast<size_t>(page.limit));
+  return {first, last};
+}
+
+struct SummaryEntry {
+  const UnitState* unit;
+  std::optional<int64_t> position;  // 0-based, waiting units only
+};
+
+// §16.5 order: the waiting units by position, then the groups by phase, each in §6.1 order.
+std::vector<SummaryEntry> summary_order(const Scheduler& s, const std::vector<const UnitState*>& units) {
+  std::vector<SummaryEntry> waiting, others;
+  std::set<std::string> waiting_keys;
+  const actors::QueueState* queue = nullptr;
+  for (const UnitState* u : units) {
+    if (u->waiting) {
+      waiting_keys.insert(u->key.full_name);
+      if (queue == nullptr) {
+        auto q = s.queues().find(u->quota);
+        if (q != s.queues().end()) queue = &q->second;
+      }
+    } else {
+      others.push_back({u, std::nullopt});
+    }
+  }
+  if (queue != nullptr && !waiting_keys.empty()) {
+    int64_t position = 0;
+    for (const auto& key : queue->waiting) {
+      if (waiting_keys.count(key.full_name)) {
+        waiting.push_back({&s.units().at(key.full_name), position});
+        if (waiting.size() == waiting_keys.size()) break;
+      }
+      ++position;
+    }
+  }
+  std::stable_sort(others.begin(), others.end(), [](const SummaryEntry& a, const SummaryEntry& b) {
+    const size_t ga = group_of(a.unit->phase), gb = group_of(b.unit->phase);
+    if (ga != gb) return ga < gb;
+    return a.unit->key < b.unit->key;
+  });
+  waiting.insert(waiting.end(), others.begin(), others.end());
+  return waiting;
+}
+
+void summary_item(JsonOut& out, const SummaryEntry& e) {
+  const UnitState& u = *e.unit;
+  const auto& o = u.object;
+  out.begin_object();
+  object_metadata(out, o.metadata);
+  out.field("quotaName", u.quota).field("queueName", u.quota);
+  out.field("priority", static_cast<int64_t>(o.spec.priority.value_or(0)));
+  if (e.position) out.field("positionInQueue", *e.position);
+  if (!o.spec.request.empty()) out.key("request").resource_list(o.spec.request);
+  if (!o.spec.resource.empty()) out.key("resources").resource_list(o.spec.resource);
+  out.field("phase", actors::phase_name(u.phase));
+  const auto& pod_state = u.status().pod_state;
+  out.key("podState")
+      .begin_object()
+      .field("running", pod_state ? pod_state->running : 0)
+      .field("pending", pod_state ? pod_state->pending : 0)
+      .end_object();
+  out.end_object();
+}
+
+std::string render_summary(const Scheduler& s, uint64_t revision, std::vector<const UnitState*> units,
+                           const UnitFilter& filter, const PageParams& page) {
+  std::erase_if(units, [&](const UnitState* u) {
+    if (filter.phases && !filter.phases->count(u->phase)) return true;
+    return filter.queue && u->quota != *filter.queue;
+  });
+  const std::vector<SummaryEntry> ordered = summary_order(s, units);
+  const auto [first, last] = page_bounds(ordered.size(), page);
+  JsonOut out;
+  begin_answer(out, "QueueUnitsSummary");
+  list_metadata(out, revision, static_cast<int64_t>(ordered.size() - last));
+  out.key("items").begin_array();
+  for (size_t i = first; i < last; ++i) summary_item(out, ordered[i]);
+  out.end_array().end_object();
+  return out.take();
+}
+
+}  // namespace
+
+std::string render_queue_list(const Scheduler& s, uint64_t revision, const PageParams& page) {
+  const auto [first, last] = page_bounds(s.queues().size(), page);
+  JsonOut out;
+  begin_answer(out, "QueueList");
+  list_metadata(out, revision, static_cast<int64_t>(s.queues().size() - last));
+  out.key("items").begin_array();
+  auto it = s.queues().begin();
+  std::advance(it, first);
+  for (size_t i = first; i < last; ++i, ++it) queue_item(out, s, it->second);
+  out.end_array().end_object();
+  return out.take();
+}
+
+std::optional<std::string> render_queue(const Scheduler& s, uint64_t revision, const std::string& name) {
+  const auto it = s.queues().find(name);
+  if (it == s.queues().end()) return std::nullopt;
+  JsonOut out;
+  queue_item(out, s, it->second, revision);
+  return out.take();
+}
+
+std::optional<std::string> render_queue_units(const Scheduler& s, uint64_t revision, const std::string& queue,
+                                              const UnitFilter& filter, const PageParams& page) {
+  const auto it = s.queues().find(queue);
+  if (it == s.queues().end()) return std::nullopt;
+  std::vector<const UnitState*> units;
+  for (const std::string& key : it->second.members) {
+    const auto u = s.units().find(key);
+    if (u == s.units().end()) continue;
+    // Without a phase filter the queue shows what it holds: its waiting and assumed units.
+    if (!filter.phases && !u->second.waiting && !u->second.assumed) continue;
+    units.push_back(&u->second);
+  }
+  return render_summary(s, revision, std::move(units), filter, page);
+}
+
+std::string render_quota_list(const Scheduler& s, uint64_t revision, const PageParams& page) {
+  const std::vector<std::string> names = s.quotas().names();
+  const auto [first, last] = page_bounds(names.size(), page);
+  JsonOut out;
+  begin_answer(out, "ElasticQuotaList");
+  list_metadata(out, revision, static_cast<int64_t>(names.size() - last));
+  out.key("items").begin_array();
+  for (size_t i = first; i < last; ++i) quota_item(out, s, *s.quotas().find(names[i]));
+  out.end_array().end_object();
+  return out.take();
+}
+
+std::optional<std::string> render_quota(const Scheduler& s, uint64_t revision, const std::string& name) {
+  const actors::QuotaInfo* info = s.quotas().find(name);
+  if (info == nullptr) return std::nullopt;
+  JsonOut out;
+  quota_item(out, s, *info, revision);
+  return out.take();
+}
+
+std::optional<std::string> render_quota_units(const Scheduler& s, uint64_t revision, const std::string& quota,
+                                              const UnitFilter& filter, const PageParams& page) {
+  std::vector<const UnitState*> units;
+  for (const auto& [key, u] : s.units()) {
+    if (u.quota == quota) units.push_back(&u);
+  }
+  if (units.empty() && !s.quotas().known(quota)) return std::nullopt;
+  return render_summary(s, revision, std::move(units), filter, page);
+}
+
+}  // namespace koordq::api

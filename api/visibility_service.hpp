@@ -1,0 +1,40 @@
+// The visibility API (behaviour.md §16): discovery, the queue and quota summaries and their
+// queueunits, /openapi/v2 and /healthz, front-proxy client-certificate authentication, and every
+// error as a Kubernetes Status. Answers are projections of the state at a revision (§18).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "api/http_server.hpp"
+#include "api/response_cache.hpp"
+#include "api/time_travel.hpp"
+#include "api/tls_material.hpp"
+
+namespace koordq::api {
+
+struct VisibilityContext {
+  TimeTravel* time_travel = nullptr;
+  std::shared_ptr<TlsMaterial> tls;
+  std::function<int64_t()> now;  // wall clock, or the simulator's virtual time
+  std::string journal_uuid;
+};
+
+class VisibilityService : public HttpService {
+ public:
+  explicit VisibilityService(VisibilityContext context) : context_(std::move(context)) {}
+
+  HttpResponse handle(const HttpRequest& request, const PeerIdentity& peer) override;
+  HttpResponse limit_exceeded(ServerLimit limit) override;
+
+ private:
+  std::optional<ApiError> authenticate(const HttpRequest& request, const PeerIdentity& peer, std::string& user);
+  HttpResponse route(const HttpRequest& request, const std::string& target);
+
+  VisibilityContext context_;
+  ResponseCache cache_;
+  std::atomic<bool> missing_ca_logged_{false};
+};
+
+}  // namespace koordq::api

@@ -1,0 +1,271 @@
+#include "cmd/serve_surfaces.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include "api/debug_service.hpp"
+#include "api/metrics_service.hpp"
+#include "api/visibility_service.hpp"
+#include "base/log.hpp"
+#include "cmd/build_info.hpp"
+#include "cmd/serve_config.hpp"
+
+namespace koordq::cmd {
+namespace {
+
+constexpr const char kCertsDir[] = "simulate-certs";
+
+// §16.1: serve raises its file-descriptor soft limit to the hard limit.
+void raise_fd_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) KQ_LOG_WARNING("cannot raise the open-file limit");
+  }
+}
+
+Result<std::string> read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error("cannot read " + path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Status write_text(const std::filesystem::path& path, const std::string& text, bool secret) {
+  const std::filesystem::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return make_error("cannot write " + tmp.string());
+    out << text;
+    if (!out.flush()) return make_error("cannot write " + tmp.string());
+  }
+  if (secret) ::chmod(tmp.c_str(), 0600);
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) return make_error("cannot write " + path.string() + ": " + ec.message());
+  return ok_status();
+}
+
+}  // namespace
+
+Result<SimulateCertificates> ensure_simulate_certificates(const std::string& journal_dir) {
+  const std::filesystem::path dir = std::filesystem::path(journal_dir) / kCertsDir;
+  const auto serving_crt = dir / "serving.crt", serving_key = dir / "serving.key";
+  const auto ca_crt = dir / "client-ca.crt", ca_key = dir / "client-ca.key";
+  const auto client_crt = dir / "client.crt", client_key = dir / "client.key";
+  SimulateCertificates out;
+  out.client_ca_file = ca_crt.string();
+  std::error_code ec;
+  bool complete = true;
+  for (const auto& p : {serving_crt, serving_key, ca_crt, ca_key, client_crt, client_key}) {
+    complete = complete && std::filesystem::exists(p, ec);
+  }
+  if (complete) {
+    auto crt = read_text(serving_crt);
+    auto key = read_text(serving_key);
+    if (crt.ok() && key.ok()) {
+      out.serving = {*crt, *key};
+      return out;
+    }
+  }
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return make_error("cannot create " + dir.string() + ": " + ec.message());
+  auto serving = api::generate_certificate({"localhost", {"localhost", "127.0.0.1", "::1"}, 365, false, false});
+  if (!serving.ok()) return serving.error();
+  auto ca = api::generate_certificate({"koordq-simulate-client-ca", {}, 3650, true, false});
+  if (!ca.ok()) return ca.error();
+  auto client = api::generate_certificate({"koordq-simulate-client", {}, 365, false, true}, &*ca);
+  if (!client.ok()) return client.error();
+  for (const auto& [path, text, secret] :
+       {std::tuple{serving_crt, serving->certificate_pem, false}, std::tuple{serving_key, serving->key_pem, true},
+        std::tuple{ca_crt, ca->certificate_pem, false}, std::tuple{ca_key, ca->key_pem, true},
+        std::tuple{client_crt, client->certificate_pem, false}, std::tuple{client_key, client->key_pem, true}}) {
+    if (Status written = write_text(path, text, secret); !written.ok()) return written.error();
+  }
+  out.serving = std::move(*serving);
+  return out;
+}
+
+ServeSurfaces::ServeSurfaces(const ServeOptions& options, std::function<int64_t()> now)
+    : options_(options), now_(std::move(now)), metrics_(kVersion, kGitRevision) {}
+
+ServeSurfaces::~ServeSurfaces() {
+  stop();
+}
+
+Result<std::unique_ptr<ServeSurfaces>> ServeSurfaces::start(const ServeOptions& options, std::function<int64_t()> now) {
+  raise_fd_limit();
+  std::unique_ptr<ServeSurfaces> surfaces(new ServeSurfaces(options, std::move(now)));
+  auto address = api::split_bind_address(options.metrics_bind_address);
+  if (!address.ok()) return make_error("--metrics-bind-address: " + address.message());
+  ServeSurfaces* self = surfaces.get();
+  api::MetricsContext context;
+  context.process = &self->metrics_;
+  context.live = [self](const api::StateRead& read) { self->read_live(read); };
+  context.leader = [self] { return self->leader_.load(); };
+  context.journal = [self] {
+    api::JournalGauges gauges;
+    std::lock_guard lock(self->mu_);
+    if (self->journal_ == nullptr) return gauges;
+    const auto stats = self->journal_->writer().stats();
+    gauges.appended_records = static_cast<double>(stats.appended_records);
+    gauges.appended_bytes = static_cast<double>(stats.appended_bytes);
+    gauges.last_sequence = static_cast<double>(self->journal_->writer().durable_head().seq);
+    if (auto oldest = self->journal_->writer().oldest_pending_arrival()) {
+      // Arrivals are record-clock readings, which follow the wall clock within a second.
+      const int64_t now =
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+              .count();
+      gauges.ingest_lag_seconds = std::max<double>(0, static_cast<double>(now - *oldest) / 1e9);
+    }
+    return gauges;
+  };
+  context.not_ready = [self]() -> std::optional<std::string> {
+    {
+      std::lock_guard lock(self->mu_);
+      if (self->journal_ == nullptr) return "the journal is not open yet";
+    }
+    if (!self->synced_.load()) return "the initial LIST of every watched resource is not applied yet";
+    return std::nullopt;
+  };
+  api::HttpServerOptions server;
+  server.name = "metrics";
+  server.host = address->first;
+  server.port = address->second;
+  server.max_connections = static_cast<size_t>(options.max_connections);
+  auto started = api::HttpServer::start(server, std::make_shared<api::MetricsService>(std::move(context)));
+  if (!started.ok()) return make_error(started.message() + " (--metrics-bind-address)");
+  surfaces->metrics_server_ = std::move(started).value();
+  KQ_LOG_INFO("metrics, /healthz and /readyz listen on {}", options.metrics_bind_address);
+  return surfaces;
+}
+
+actors::runtime::LatencyObserver ServeSurfaces::latency_observer() {
+  return [this](const std::string&, double seconds) { metrics_.observe_algorithm_latency(seconds); };
+}
+
+void ServeSurfaces::read_live(const api::StateRead& read) {
+  actors::runtime::DecisionEngine* engine = nullptr;
+  {
+    std::lock_guard lock(mu_);
+    engine = engine_;
+  }
+  if (engine == nullptr) return;
+  engine->read_state(read);
+}
+
+Status ServeSurfaces::attach(journal::Journal& journal, actors::runtime::DecisionEngine& engine, bool leader) {
+  {
+    std::lock_guard lock(mu_);
+    journal_ = &journal;
+    engine_ = &engine;
+  }
+  leader_.store(leader);
+  journal.writer().set_sync_observer([this](size_t records, int64_t nanos) { metrics_.observe_sync(records, nanos); });
+  api::TimeTravelOptions tt;
+  tt.max_inflight = static_cast<size_t>(options_.max_inflight_timetravel);
+  tt.cache_bytes = static_cast<size_t>(options_.timetravel_cache_mb) << 20;
+  tt.config = decision_config_of(options_);
+  time_travel_ = std::make_unique<api::TimeTravel>(
+      tt, journal.reader(), [this](const api::StateRead& read) { read_live(read); },
+      [this](api::TimeTravelResult result, std::optional<double> seconds) {
+        metrics_.observe_time_travel(result, seconds);
+      });
+  if (!options_.enable_api_handler) return ok_status();
+  api::DebugContext context;
+  context.time_travel = time_travel_.get();
+  context.now = now_;
+  context.journal_uuid = journal.uuid();
+  context.unavailable = [this]() -> std::optional<std::string> {
+    if (!leader_.load()) return "not the leader";
+    if (!synced_.load()) return "initial sync not complete";
+    return std::nullopt;
+  };
+  api::HttpServerOptions server;
+  server.name = "debug";
+  server.host = options_.api_handler_bind_address;
+  server.port = options_.api_handler_port;
+  server.max_connections = static_cast<size_t>(options_.max_connections);
+  server.threads = 2;
+  auto started = api::HttpServer::start(server, std::make_shared<api::DebugService>(std::move(context)));
+  if (!started.ok()) return make_error(started.message() + " (--api-handler-bind-address, --api-handler-port)");
+  debug_server_ = std::move(started).value();
+  KQ_LOG_INFO("debug API listens on http://{}:{}", options_.api_handler_bind_address, options_.api_handler_port);
+  return ok_status();
+}
+
+Status ServeSurfaces::initial_sync_done() {
+  synced_.store(true);
+  if (leader_.load() && options_.enable_visibility_server) return start_visibility();
+  return ok_status();
+}
+
+Status ServeSurfaces::start_visibility() {
+  std::optional<api::CertificatePair> generated;
+  std::string client_ca = options_.visibility_client_ca_file;
+  if (options_.simulate) {
+    auto certs = ensure_simulate_certificates(options_.journal_dir);
+    if (!certs.ok()) return make_error("visibility API certificates: " + certs.message());
+    if (options_.visibility_tls_cert_file.empty()) generated = certs->serving;
+    if (client_ca.empty()) client_ca = certs->client_ca_file;
+  } else if (options_.visibility_tls_cert_file.empty()) {
+    auto pair = api::generate_certificate({"localhost", {"localhost", "127.0.0.1"}, 365, false, false});
+    if (!pair.ok()) return make_error("visibility API self-signed certificate: " + pair.message());
+    generated = std::move(*pair);
+  }
+  auto tls = api::TlsMaterial::load({options_.visibility_tls_cert_file, options_.visibility_tls_key_file, client_ca},
+                                    std::move(generated));
+  if (!tls.ok()) return tls.error();
+  tls_ = std::move(tls).value();
+  api::VisibilityContext context;
+  context.time_travel = time_travel_.get();
+  context.tls = tls_;
+  context.now = now_;
+  {
+    std::lock_guard lock(mu_);
+    context.journal_uuid = journal_ != nullptr ? journal_->uuid() : std::string();
+  }
+  api::HttpServerOptions server;
+  server.name = "visibility";
+  server.host = "";
+  server.port = options_.visibility_port;
+  server.max_connections = static_cast<size_t>(options_.max_connections);
+  server.threads = 2;
+  std::shared_ptr<api::TlsMaterial> material = tls_;
+  server.tls = [material] { return material->context(); };
+  auto started = api::HttpServer::start(server, std::make_shared<api::VisibilityService>(std::move(context)));
+  if (!started.ok()) return make_error(started.message() + " (--visibility-port)");
+  visibility_server_ = std::move(started).value();
+  tls_watcher_ = std::thread([this] { watch_tls_files(); });
+  KQ_LOG_INFO("visibility API listens on https://:{}", options_.visibility_port);
+  return ok_status();
+}
+
+// §16.1: certificate, key and client CA files are re-read when they change, checked every 10 s.
+void ServeSurfaces::watch_tls_files() {
+  std::unique_lock lock(stop_mu_);
+  while (!stop_cv_.wait_for(lock, std::chrono::seconds(10), [this] { return stopping_; })) {
+    tls_->reload_if_changed();
+  }
+}
+
+void ServeSurfaces::stop() {
+  {
+    std::lock_guard lock(stop_mu_);
+    stopping_ = true;
+  }
+  stop_cv_.notify_all();
+  if (tls_watcher_.joinable()) tls_watcher_.join();
+  if (visibility_server_) visibility_server_->stop();
+  if (debug_server_) debug_server_->stop();
+  if (metrics_server_) metrics_server_->stop();
+  std::lock_guard lock(mu_);
+  engine_ = nullptr;
+}
+
+}  // namespace koordq::cmd

@@ -1,0 +1,78 @@
+// The serving surfaces of `koordq serve` (behaviour.md §15–§18): the metrics listener from
+// process start, the debug API once the journal is open, the visibility API on the leader after
+// the initial sync; all of them projections of the live decision state and of the journal.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "actors/runtime/decision_engine.hpp"
+#include "api/http_server.hpp"
+#include "api/process_metrics.hpp"
+#include "api/time_travel.hpp"
+#include "api/tls_material.hpp"
+#include "base/result.hpp"
+#include "cmd/serve_flags.hpp"
+#include "journal/journal.hpp"
+
+namespace koordq::cmd {
+
+class ServeSurfaces {
+ public:
+  // Starts the metrics listener. `now` is the clock asOf may not pass (wall or virtual).
+  static Result<std::unique_ptr<ServeSurfaces>> start(const ServeOptions& options, std::function<int64_t()> now);
+  ~ServeSurfaces();
+
+  api::ProcessMetrics& metrics() { return metrics_; }
+  // What the algorithm-latency histogram observes (the decision engine's latency hook).
+  actors::runtime::LatencyObserver latency_observer();
+
+  // The journal is open and the live state is `engine`'s: the metrics gain the journal and the
+  // state, and the debug API starts (when enabled).
+  Status attach(journal::Journal& journal, actors::runtime::DecisionEngine& engine, bool leader);
+  // The initial LIST of every watched resource is applied: /readyz turns ready, the debug API's
+  // /apis/v1 endpoints answer, and the visibility API starts on the leader.
+  Status initial_sync_done();
+  // Stops every listener (answers being written finish first); before the journal closes.
+  void stop();
+
+ private:
+  explicit ServeSurfaces(const ServeOptions& options, std::function<int64_t()> now);
+  void read_live(const api::StateRead& read);
+  Status start_visibility();
+  void watch_tls_files();
+
+  const ServeOptions& options_;
+  std::function<int64_t()> now_;
+  api::ProcessMetrics metrics_;
+  std::mutex mu_;
+  journal::Journal* journal_ = nullptr;
+  actors::runtime::DecisionEngine* engine_ = nullptr;
+  std::atomic<bool> leader_{false};
+  std::atomic<bool> synced_{false};
+  std::unique_ptr<api::TimeTravel> time_travel_;
+  std::shared_ptr<api::TlsMaterial> tls_;
+  std::unique_ptr<api::HttpServer> metrics_server_;
+  std::unique_ptr<api::HttpServer> debug_server_;
+  std::unique_ptr<api::HttpServer> visibility_server_;
+  std::thread tls_watcher_;
+  std::mutex stop_mu_;
+  std::condition_variable stop_cv_;
+  bool stopping_ = false;
+};
+
+// --simulate: the visibility API's serving pair, client CA and client certificate under
+// <journal-dir>/simulate-certs/ (kept across restarts so the printed curl lines stay valid).
+struct SimulateCertificates {
+  api::CertificatePair serving;
+  std::string client_ca_file;
+};
+Result<SimulateCertificates> ensure_simulate_certificates(const std::string& journal_dir);
+
+}  // namespace koordq::cmd
