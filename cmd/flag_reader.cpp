@@ -78,7 +78,9 @@ void FlagReader::port(std::string_view flag, uint16_t& out) {
   const std::optional<std::string> value = next(flag);
   if (!value) return;
   const std::optional<int64_t> parsed = parse_integer(*value);
-  if (!parsed || *parsed < 1 || *parsed > 65535) return reject(flag, *value, "must be a port between 1 and 65535");
+  if (!parsed || *parsed < 0 || *parsed > 65535) {
+    return reject(flag, *value, "must be a port between 0 and 65535 (0: any free port)");
+  }
   out = static_cast<uint16_t>(*parsed);
 }
 

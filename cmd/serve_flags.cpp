@@ -31,7 +31,7 @@ bool is_bind_address(std::string_view address) {
   if (host.find_first_of(" \t/") != std::string_view::npos) return false;
   if (host.find(':') != std::string_view::npos && !(host.starts_with('[') && host.ends_with(']'))) return false;
   const std::optional<int64_t> port = parse_integer(address.substr(colon + 1));
-  return port && *port >= 1 && *port <= 65535 && !address.substr(colon + 1).starts_with('+');
+  return port && *port >= 0 && *port <= 65535 && !address.substr(colon + 1).starts_with('+');
 }
 
 void read_legacy_lease_guard(FlagReader& reader, std::optional<NamespacedName>& out) {
@@ -100,8 +100,9 @@ void read_server_flags(FlagReader& reader, ServeOptions& o) {
   const std::optional<std::string> metrics = reader.flags().value("--metrics-bind-address");
   if (metrics && reader.ok()) {
     if (!is_bind_address(*metrics)) {
-      reader.reject("--metrics-bind-address", *metrics,
-                    "must be [host]:port with a port between 1 and 65535, such as :10259 or 0.0.0.0:10259");
+      reader.reject(
+          "--metrics-bind-address", *metrics,
+          "must be [host]:port with a port between 0 and 65535 (0: any free port), such as :10259 or 0.0.0.0:10259");
     } else {
       o.metrics_bind_address = *metrics;
     }

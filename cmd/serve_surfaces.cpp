@@ -13,6 +13,7 @@
 #include "base/log.hpp"
 #include "cmd/build_info.hpp"
 #include "cmd/serve_config.hpp"
+#include "cmd/serve_startup_log.hpp"
 
 namespace koordq::cmd {
 namespace {
@@ -139,10 +140,24 @@ Result<std::unique_ptr<ServeSurfaces>> ServeSurfaces::start(const ServeOptions& 
   server.port = address->second;
   server.max_connections = static_cast<size_t>(options.max_connections);
   auto started = api::HttpServer::start(server, std::make_shared<api::MetricsService>(std::move(context)));
-  if (!started.ok()) return make_error(started.message() + " (--metrics-bind-address)");
+  if (!started.ok()) {
+    if (Status kept = surfaces->listen_failed(started.message() + " (--metrics-bind-address)"); !kept.ok()) {
+      return kept.error();
+    }
+    return surfaces;
+  }
   surfaces->metrics_server_ = std::move(started).value();
-  KQ_LOG_INFO("metrics, /healthz and /readyz listen on {}", options.metrics_bind_address);
+  KQ_LOG_INFO("metrics, /healthz and /readyz listen on {}:{} (--metrics-bind-address)",
+              address->first.empty() ? "" : address->first, surfaces->metrics_server_->port());
   return surfaces;
+}
+
+// A listener that cannot bind stops `serve`; under --simulate, whose job is the journal, it is
+// reported and the simulation goes on without that surface.
+Status ServeSurfaces::listen_failed(const std::string& message) {
+  if (!options_.simulate) return make_error(message);
+  KQ_LOG_ERROR("{}; the simulation goes on without it", message);
+  return ok_status();
 }
 
 actors::runtime::LatencyObserver ServeSurfaces::latency_observer() {
@@ -193,15 +208,29 @@ Status ServeSurfaces::attach(journal::Journal& journal, actors::runtime::Decisio
   server.max_connections = static_cast<size_t>(options_.max_connections);
   server.threads = 2;
   auto started = api::HttpServer::start(server, std::make_shared<api::DebugService>(std::move(context)));
-  if (!started.ok()) return make_error(started.message() + " (--api-handler-bind-address, --api-handler-port)");
+  if (!started.ok()) return listen_failed(started.message() + " (--api-handler-bind-address, --api-handler-port)");
   debug_server_ = std::move(started).value();
-  KQ_LOG_INFO("debug API listens on http://{}:{}", options_.api_handler_bind_address, options_.api_handler_port);
+  KQ_LOG_INFO("debug API listens on http://{}:{} (--api-handler-bind-address, --api-handler-port)",
+              options_.api_handler_bind_address, debug_server_->port());
   return ok_status();
 }
 
 Status ServeSurfaces::initial_sync_done() {
   synced_.store(true);
-  if (leader_.load() && options_.enable_visibility_server) return start_visibility();
+  if (leader_.load() && options_.enable_visibility_server) {
+    if (Status started = start_visibility(); !started.ok()) return started;
+  }
+  if (options_.simulate) {
+    // Where to look, with the ports actually bound (a port flag of 0 picks a free one).
+    ServeOptions bound = options_;
+    const std::string& address = options_.metrics_bind_address;
+    if (metrics_server_) {
+      bound.metrics_bind_address = address.substr(0, address.rfind(':') + 1) + std::to_string(metrics_server_->port());
+    }
+    if (debug_server_) bound.api_handler_port = debug_server_->port();
+    if (visibility_server_) bound.visibility_port = visibility_server_->port();
+    for (const std::string& line : simulate_curl_lines(bound)) KQ_LOG_INFO("{}", line);
+  }
   return ok_status();
 }
 
@@ -239,10 +268,10 @@ Status ServeSurfaces::start_visibility() {
   std::shared_ptr<api::TlsMaterial> material = tls_;
   server.tls = [material] { return material->context(); };
   auto started = api::HttpServer::start(server, std::make_shared<api::VisibilityService>(std::move(context)));
-  if (!started.ok()) return make_error(started.message() + " (--visibility-port)");
+  if (!started.ok()) return listen_failed(started.message() + " (--visibility-port)");
   visibility_server_ = std::move(started).value();
   tls_watcher_ = std::thread([this] { watch_tls_files(); });
-  KQ_LOG_INFO("visibility API listens on https://:{}", options_.visibility_port);
+  KQ_LOG_INFO("visibility API listens on https://:{} (--visibility-port)", visibility_server_->port());
   return ok_status();
 }
 

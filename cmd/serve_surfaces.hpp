@@ -46,6 +46,7 @@ class ServeSurfaces {
   explicit ServeSurfaces(const ServeOptions& options, std::function<int64_t()> now);
   void read_live(const api::StateRead& read);
   Status start_visibility();
+  Status listen_failed(const std::string& message);
   void watch_tls_files();
 
   const ServeOptions& options_;

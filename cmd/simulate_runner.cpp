@@ -376,7 +376,6 @@ int run_simulation(const ServeOptions& options) {
       if (record.ok() && record->has_value()) actors::apply_record(scheduler, **record).ok();
     }
   }
-  log_serve_endpoints(options);
   KQ_LOG_INFO("simulating scenario {} (seed {}, {} clock) from {}; journal {} in {}", options.scenario, options.seed,
               virtual_clock ? "virtual" : "wall", base::format_rfc3339_millis(start), j.uuid(), options.journal_dir);
   const int64_t end = options.simulate_duration_ns > 0 ? start + options.simulate_duration_ns : INT64_MAX;

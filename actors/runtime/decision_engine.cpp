@@ -78,14 +78,17 @@ std::optional<int64_t> DecisionEngine::next_deadline() {
   return out;
 }
 
+// Readers on other threads (the API servers) each ask through their own scoped actor: one
+// blocking actor must not be shared between threads.
 void DecisionEngine::read_state(const std::function<void(const Scheduler&, uint64_t)>& read) {
-  impl_->self->request(impl_->router, caf::infinite, inspect_atom::value, StateProbe{read})
-      .receive([] {}, [](caf::error&) {});
+  caf::scoped_actor self{impl_->system};
+  self->request(impl_->router, caf::infinite, inspect_atom::value, StateProbe{read}).receive([] {}, [](caf::error&) {});
 }
 
 std::optional<QuotaView> DecisionEngine::quota(const std::string& name) {
+  caf::scoped_actor self{impl_->system};
   std::optional<QuotaView> out;
-  impl_->self->request(impl_->router, caf::infinite, get_atom::value, name)
+  self->request(impl_->router, caf::infinite, get_atom::value, name)
       .receive([&](QuotaView& view) { out = std::move(view); }, [](caf::error&) {});
   return out;
 }

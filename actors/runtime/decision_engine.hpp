@@ -46,7 +46,8 @@ class DecisionEngine {
   // The earliest time a round could decide something it cannot decide now, as of the last apply
   // (computed once per applied state, on first use).
   std::optional<int64_t> next_deadline();
-  // Runs `read` on the router's state (blocking); for projections and snapshots.
+  // Runs `read` on the router's state (blocking); for projections and snapshots. read_state and
+  // quota may be called from any thread, concurrently with the driving thread's apply and decide.
   void read_state(const std::function<void(const Scheduler&, uint64_t applied_seq)>& read);
   // A quota actor's copy of its quota, or nullopt when no quota has that name.
   std::optional<QuotaView> quota(const std::string& name);

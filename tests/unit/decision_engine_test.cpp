@@ -3,13 +3,16 @@
 // follow the objects they stand for.
 #include "actors/runtime/decision_engine.hpp"
 
+#include <atomic>
 #include <mutex>
 #include <set>
+#include <thread>
 
 #include <gtest/gtest.h>
 
 #include "actors/runtime/messages.hpp"
 #include "actors/wire/decision_wire.hpp"
+#include "actors/wire/input_bodies.hpp"
 #include "actors/wire/record_apply.hpp"
 #include "journal/watch_record.hpp"
 #include "tests/support/scheduler_fixture.hpp"
@@ -124,6 +127,35 @@ TEST_P(DecisionEngineTest, read_state_sees_the_state_at_the_applied_seq) {
   });
   EXPECT_EQ(units, 2u);
   EXPECT_EQ(seq, 7u);
+}
+
+// The API servers read the state from their own threads while the serve loop applies and decides.
+TEST_P(DecisionEngineTest, readers_on_other_threads_run_alongside_apply_and_decide) {
+  actors::runtime::DecisionEngine engine({GetParam(), {}}, actors::Scheduler());
+  std::atomic<bool> done{false};
+  std::atomic<int> reads{0};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 2; ++r) {
+    readers.emplace_back([&] {
+      while (!done.load()) {
+        engine.read_state([&](const actors::Scheduler&, uint64_t) { reads.fetch_add(1); });
+        engine.quota("a-tree");
+      }
+    });
+  }
+  ASSERT_TRUE(engine.apply(two_trees()).ok());
+  for (int i = 0; i < 200; ++i) {
+    ASSERT_TRUE(engine.decide().ok());
+    engine.next_deadline();
+    std::vector<journal::StoredRecord> tick;
+    now += kMs;
+    tick.push_back(chain.append(*actors::make_tick_body(), now));
+    ASSERT_TRUE(engine.apply(std::move(tick)).ok());
+  }
+  done.store(true);
+  for (auto& t : readers) t.join();
+  EXPECT_GT(reads.load(), 0);
+  EXPECT_EQ(engine.applied_seq(), 207u);
 }
 
 TEST_P(DecisionEngineTest, the_next_deadline_follows_the_applied_state) {

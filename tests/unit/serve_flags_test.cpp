@@ -274,7 +274,7 @@ struct InvalidCase {
 const std::string kDecimal = "must be a decimal > 0 with at most 6 fractional digits, such as 1 or 1.25";
 const std::string kNonNegativeDuration = "must be a Go duration >= 0 such as 300ms, 1.5s or 2h45m";
 const std::string kPositiveDuration = "must be a Go duration > 0 such as 300ms, 1.5s or 2h45m";
-const std::string kPort = "must be a port between 1 and 65535";
+const std::string kPort = "must be a port between 0 and 65535 (0: any free port)";
 
 const std::vector<InvalidCase> kInvalid = {
     {{"--qps", "0"}, "--qps", "0", kDecimal},
@@ -302,17 +302,17 @@ const std::vector<InvalidCase> kInvalid = {
     {{"--queue-namespace="}, "--queue-namespace", "", "must not be empty"},
     {{"--queue-items-max", "-1"}, "--queue-items-max", "-1", "must be an integer >= 0"},
     {{"--queue-items-max", "1.5"}, "--queue-items-max", "1.5", "must be an integer >= 0"},
-    {{"--api-handler-port", "0"}, "--api-handler-port", "0", kPort},
+    {{"--api-handler-port", "-1"}, "--api-handler-port", "-1", kPort},
     {{"--visibility-port", "65536"}, "--visibility-port", "65536", kPort},
     {{"--max-connections", "0"}, "--max-connections", "0", "must be an integer >= 1"},
     {{"--metrics-bind-address", "10259"},
      "--metrics-bind-address",
      "10259",
-     "must be [host]:port with a port between 1 and 65535, such as :10259 or 0.0.0.0:10259"},
-    {{"--metrics-bind-address", ":0"},
+     "must be [host]:port with a port between 0 and 65535 (0: any free port), such as :10259 or 0.0.0.0:10259"},
+    {{"--metrics-bind-address", ":65536"},
      "--metrics-bind-address",
-     ":0",
-     "must be [host]:port with a port between 1 and 65535, such as :10259 or 0.0.0.0:10259"},
+     ":65536",
+     "must be [host]:port with a port between 0 and 65535 (0: any free port), such as :10259 or 0.0.0.0:10259"},
     {{"--leader-elect-lease-duration", "0s"}, "--leader-elect-lease-duration", "0s", kPositiveDuration},
     {{"--leader-elect-renew-deadline", "15s"},
      "--leader-elect-renew-deadline",
