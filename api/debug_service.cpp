@@ -32,6 +32,25 @@ std::string render_error(std::string_view message) {
   return out.take();
 }
 
+HttpAnswer DebugService::answer(const HttpRequest& request, const PeerIdentity& peer) {
+  const RequestTarget target = parse_target(std::string(request.target()));
+  if (target.path != "/apis/journal/v1/records" || request.method() != http::verb::get ||
+      context_.stream.reader == nullptr) {
+    return {handle(request, peer), nullptr};
+  }
+  const uint64_t first = context_.stream.reader->first_seq();
+  const uint64_t last = context_.stream.durable_seq();
+  StreamRequest stream;
+  if (auto error = parse_stream_request(target, first, last, stream)) return {error_response(*error), nullptr};
+  stream.filter.queue_namespace = context_.stream.queue_namespace;
+  HttpResponse head(http::status::ok, 11);
+  head.set(http::field::content_type, "application/x-ndjson");
+  head.set("X-Koordq-Journal", context_.journal_uuid);
+  KQ_V(4)("journal stream from seq {} (follow {})", stream.from, stream.follow);
+  return {std::move(head),
+          [source = context_.stream, stream](StreamWriter& out) { write_journal_stream(source, stream, out); }};
+}
+
 HttpResponse DebugService::limit_exceeded(ServerLimit limit) {
   return error_response(limit_error(limit));
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "api/http_server.hpp"
+#include "api/journal_stream.hpp"
 #include "api/response_cache.hpp"
 #include "api/time_travel.hpp"
 
@@ -19,6 +20,8 @@ struct DebugContext {
   std::string journal_uuid;
   // Why the /apis/v1 endpoints cannot answer now ("not the leader", "initial sync not complete").
   std::function<std::optional<std::string>()> unavailable;
+  // The journal stream of §17.5, served by every replica; no reader: 404.
+  JournalStreamSource stream;
 };
 
 std::string render_error(std::string_view message);
@@ -29,6 +32,7 @@ class DebugService : public HttpService {
 
   HttpResponse handle(const HttpRequest& request, const PeerIdentity& peer) override;
   HttpResponse limit_exceeded(ServerLimit limit) override;
+  HttpAnswer answer(const HttpRequest& request, const PeerIdentity& peer) override;
 
  private:
   DebugContext context_;

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <charconv>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -14,6 +15,8 @@
 #include <boost/beast/core.hpp>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <poll.h>
+#include <sys/socket.h>
 
 #include "base/log.hpp"
 
@@ -45,6 +48,16 @@ struct HttpServer::Impl {
   net::io_context ioc;
   tcp::acceptor acceptor{ioc};
   std::vector<std::thread> threads;
+  // Streamed answers, each on its own thread (joined once finished, and at stop).
+  struct StreamThread {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> finished;
+  };
+  std::mutex streams_mu;
+  std::vector<StreamThread> streams;
+
+  void start_stream_thread(std::function<void()> run);
+  void join_streams(bool all);
 
   void accept();
   template <class Stream>
@@ -210,7 +223,11 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
       response_ = server_.service->limit_exceeded(ServerLimit::kQueryTooLong);
     } else {
       try {
-        response_ = server_.service->handle(request, peer_);
+        HttpAnswer answer = server_.service->answer(request, peer_);
+        response_ = std::move(answer.response);
+        if (answer.stream) {
+          if constexpr (!kIsTls<Stream>) return start_stream(std::move(answer.stream));
+        }
       } catch (const std::exception& e) {
         KQ_LOG_ERROR("{} server: answering {} failed: {}", server_.options.name, std::string(target), e.what());
         response_ = HttpResponse(http::status::internal_server_error, 11);
@@ -221,6 +238,73 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
     response_.version(request.version());
     response_.keep_alive(request.keep_alive() && response_.keep_alive() && !server_.stopping.load());
     write(!response_.keep_alive());
+  }
+
+  // A streamed answer: the head, then chunks written by the handler on a thread of its own with
+  // blocking writes (at most 10 s each), then the last chunk; the connection closes after it.
+  void start_stream(StreamHandler handler) {
+    state_ = State::kHandling;
+    disarm();
+    std::string head = "HTTP/1.1 " + std::to_string(response_.result_int()) + " " +
+                       std::string(http::obsolete_reason(response_.result())) + "\r\n";
+    for (const auto& field : response_) {
+      if (field.name() == http::field::content_length || field.name() == http::field::transfer_encoding) continue;
+      head += std::string(field.name_string()) + ": " + std::string(field.value()) + "\r\n";
+    }
+    head += "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
+    auto self = this->shared_from_this();
+    server_.start_stream_thread([self, handler = std::move(handler), head = std::move(head)] {
+      self->run_stream(head, handler);
+      net::post(self->socket().get_executor(), [self] { self->finish(); });
+    });
+  }
+
+  class SocketStreamWriter : public StreamWriter {
+   public:
+    SocketStreamWriter(tcp::socket& socket, const std::atomic<bool>& stopping) : socket_(socket), stopping_(stopping) {}
+    bool write(std::string_view chunk) override {
+      if (chunk.empty() || broken_) return !broken_;
+      char size[32];
+      const int n = std::snprintf(size, sizeof size, "%zx\r\n", chunk.size());
+      return raw(std::string_view(size, static_cast<size_t>(n))) && raw(chunk) && raw("\r\n");
+    }
+    bool done() override {
+      if (broken_ || stopping_.load()) return true;
+      pollfd p{socket_.native_handle(), POLLIN | POLLRDHUP, 0};
+      if (::poll(&p, 1, 0) <= 0) return false;
+      if (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) return broken_ = true;
+      char byte;
+      const ssize_t peeked = ::recv(socket_.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+      if (peeked == 0) broken_ = true;
+      return broken_;
+    }
+    bool raw(std::string_view bytes) {
+      boost::system::error_code ec;
+      net::write(socket_, net::buffer(bytes.data(), bytes.size()), ec);
+      if (ec) broken_ = true;
+      return !broken_;
+    }
+
+   private:
+    tcp::socket& socket_;
+    const std::atomic<bool>& stopping_;
+    bool broken_ = false;
+  };
+
+  void run_stream(const std::string& head, const StreamHandler& handler) {
+    tcp::socket& s = socket();
+    boost::system::error_code ignored;
+    s.non_blocking(false, ignored);
+    timeval timeout{10, 0};
+    ::setsockopt(s.native_handle(), SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+    SocketStreamWriter out(s, server_.stopping);
+    if (!out.raw(head)) return;
+    try {
+      handler(out);
+    } catch (const std::exception& e) {
+      KQ_LOG_ERROR("{} server: a stream failed: {}", server_.options.name, e.what());
+    }
+    out.raw("0\r\n\r\n");
   }
 
   void answer_limit(ServerLimit limit) {
@@ -291,6 +375,33 @@ void HttpServer::Impl::start_session(Stream stream, std::shared_ptr<ssl::context
     sessions[session.get()] = session;
   }
   session->start();
+}
+
+void HttpServer::Impl::join_streams(bool all) {
+  std::vector<std::thread> done;
+  {
+    std::lock_guard lock(streams_mu);
+    for (auto it = streams.begin(); it != streams.end();) {
+      if (all || it->finished->load()) {
+        done.push_back(std::move(it->thread));
+        it = streams.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto& t : done) t.join();
+}
+
+void HttpServer::Impl::start_stream_thread(std::function<void()> run) {
+  join_streams(false);
+  auto finished = std::make_shared<std::atomic<bool>>(false);
+  std::thread thread([run = std::move(run), finished] {
+    run();
+    finished->store(true);
+  });
+  std::lock_guard lock(streams_mu);
+  streams.push_back({std::move(thread), std::move(finished)});
 }
 
 void HttpServer::Impl::accept() {
@@ -376,6 +487,7 @@ void HttpServer::stop(std::chrono::milliseconds drain) {
   }
   for (auto& s : live) s->close_if_idle();
   live.clear();
+  impl_->join_streams(true);  // streams see `stopping` and end
   const auto deadline = std::chrono::steady_clock::now() + drain;
   while (impl_->connections.load() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));

@@ -38,11 +38,32 @@ enum class ServerLimit {
   kMalformed,       // 400, then closed
 };
 
+// The body of a long-lived streamed answer (chunked), written from the stream's own thread.
+class StreamWriter {
+ public:
+  virtual ~StreamWriter() = default;
+  // One chunk; false once the peer is gone or it could not be written within 10 s.
+  virtual bool write(std::string_view chunk) = 0;
+  // True once the peer closed the connection or the server is stopping.
+  virtual bool done() = 0;
+};
+using StreamHandler = std::function<void(StreamWriter& out)>;
+
+// An answer: a complete response, or (plain HTTP only) a response head whose body `stream`
+// writes over time; the idle limit does not apply while it runs.
+struct HttpAnswer {
+  HttpResponse response;
+  StreamHandler stream;
+};
+
 class HttpService {
  public:
   virtual ~HttpService() = default;
   virtual HttpResponse handle(const HttpRequest& request, const PeerIdentity& peer) = 0;
   virtual HttpResponse limit_exceeded(ServerLimit limit) = 0;
+  virtual HttpAnswer answer(const HttpRequest& request, const PeerIdentity& peer) {
+    return {handle(request, peer), nullptr};
+  }
 };
 
 // The TLS material new connections are accepted with; open connections keep theirs.

@@ -201,6 +201,13 @@ Status ServeSurfaces::attach(journal::Journal& journal, actors::runtime::Decisio
     if (!synced_.load()) return "initial sync not complete";
     return std::nullopt;
   };
+  context.stream.reader = &journal.reader();
+  context.stream.durable_seq = [&journal] { return journal.writer().durable_head().seq; };
+  context.stream.wait_durable = [&journal](uint64_t seq, int64_t timeout) {
+    return journal.writer().wait_durable(seq, timeout);
+  };
+  context.stream.max_lag = static_cast<uint64_t>(options_.stream_max_lag);
+  context.stream.queue_namespace = options_.queue_namespace;
   api::HttpServerOptions server;
   server.name = "debug";
   server.host = options_.api_handler_bind_address;

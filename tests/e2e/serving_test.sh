@@ -114,6 +114,25 @@ check "debug time travel to revision 3" test "$code" = 200
 check "the answer names revision 3" grep -qi '^x-koordq-revision: 3' "$h"
 check "at revision 3 the relist had not brought the queues in yet" jq_true 'keys == ["_unassigned"]' "$b"
 
+# --- journal stream (§17.5) ---------------------------------------------------------------------------
+J="$D/apis/journal/v1/records"
+curl -s -D "$h" -o "$scratch/stream" "$J"
+check "the stream is NDJSON" grep -qi '^content-type: application/x-ndjson' "$h"
+n=$(wc -l <"$scratch/stream")
+"$koordq" journal export --journal-dir "$journal" 2>/dev/null | head -n "$n" >"$scratch/export"
+check "stream lines are byte-identical to journal export ($n lines)" cmp -s "$scratch/stream" "$scratch/export"
+check "the stream starts at seq 1" test "$(head -n1 "$scratch/stream" | jq .seq)" = 1
+tenth=$(sed -n 10p "$scratch/stream" | jq .seq)
+check "from=<seq> resumes right after it" test "$(curl -s "$J?from=$tenth" | head -n1 | jq .seq)" = $((tenth + 1))
+check "kind filters keep only that kind"   test "$(curl -s "$J?kind=round" | jq -r .kind | sort -u)" = round
+check "namespace filters drop records about no object"   test "$(curl -s "$J?namespace=nlp" | jq -r .kind | grep -c -E 'tick|config|relist')" = 0
+head_seq=$(tail -n1 "$scratch/stream" | jq .seq)
+curl -s --max-time 3 "$J?from=$head_seq&follow=true" >"$scratch/follow"
+check "follow=true sends records as they become durable" test "$(head -n1 "$scratch/follow" | jq .seq)" = $((head_seq + 1))
+check "stream bad from: 400" test "$(status "$b" "$J?from=x")$(jq -r .error "$b")" = \
+  '400invalid value "x" for parameter from: must be an integer >= 0'
+check "stream bad kind: 400" test "$(status "$b" "$J?kind=bogus")" = 400
+
 # --- visibility API (§16) ----------------------------------------------------------------------------
 check "visibility /healthz needs no certificate" test "$(status "$b" "$V/healthz" --cacert "$certs/serving.crt")$(cat "$b")" = 200ok
 check "visibility without a client certificate: 401 Status" \

@@ -1,0 +1,126 @@
+// Serving-surface renderings (BENCHMARKS.md "Serving surfaces"): visibility pages of 10 and 1,000
+// items from a 10k-unit queue (rendered, and served again from the response cache), and /metrics
+// at 1,000 quotas and 10k units next to prometheus-cpp collecting and serializing a registry with
+// the same series alone, in the same run.
+#include <benchmark/benchmark.h>
+#include <prometheus/counter.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+#include <prometheus/text_serializer.h>
+
+#include "api/queueing_metrics.hpp"
+#include "api/response_cache.hpp"
+#include "api/visibility_render.hpp"
+#include "bench/decision_shape.hpp"
+
+namespace koordq::bench {
+namespace {
+
+const actors::Scheduler& one_deep_queue() {
+  static const actors::Scheduler s = build_scheduler({1, 1, 10'000});
+  return s;
+}
+
+const actors::Scheduler& metrics_shape() {
+  static const actors::Scheduler s = build_scheduler({1000, 100, 10'000});
+  return s;
+}
+
+void BM_VisibilityQueueUnitsPage(benchmark::State& state) {
+  const actors::Scheduler& s = one_deep_queue();
+  const std::string queue = leaf_name({1, 1, 10'000}, 0);
+  const api::PageParams page{0, state.range(0)};
+  size_t bytes = 0;
+  for (auto _ : state) {
+    auto body = api::render_queue_units(s, 42, queue, {}, page);
+    bytes = body->size();
+    benchmark::DoNotOptimize(body);
+  }
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_VisibilityQueueUnitsPage)->Arg(10)->Arg(1000)->Unit(benchmark::kMicrosecond);
+
+void BM_VisibilityCachedPage(benchmark::State& state) {
+  api::ResponseCache cache;
+  const std::string key = "/apis/visibility.koord-queue.x-k8s.io/v1alpha1/queues/q-0-0/queueunits&limit=1000";
+  cache.store(
+      42, key,
+      std::make_shared<const std::string>(*api::render_queue_units(one_deep_queue(), 42, "q-0-0", {}, {0, 1000})));
+  for (auto _ : state) benchmark::DoNotOptimize(cache.find(42, key));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_VisibilityCachedPage)->Unit(benchmark::kMicrosecond);
+
+size_t samples_of(const std::vector<prometheus::MetricFamily>& families) {
+  size_t n = 0;
+  for (const auto& f : families) {
+    for (const auto& m : f.metric) n += f.type == prometheus::MetricType::Histogram ? m.histogram.bucket.size() + 2 : 1;
+  }
+  return n;
+}
+
+void BM_MetricsQueueingFamilies(benchmark::State& state) {
+  const actors::Scheduler& s = metrics_shape();
+  api::QuotaSeriesMemory memory;
+  size_t samples = 0;
+  for (auto _ : state) {
+    auto families = api::queueing_families(s, memory);
+    samples = samples_of(families);
+    std::string text = prometheus::TextSerializer().Serialize(families);
+    benchmark::DoNotOptimize(text);
+  }
+  state.counters["samples"] = static_cast<double>(samples);
+  state.counters["ns_per_sample"] = benchmark::Counter(
+      static_cast<double>(samples), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_MetricsQueueingFamilies)->Unit(benchmark::kMillisecond);
+
+// The same families and series registered in a prometheus-cpp Registry, collected and
+// serialized by prometheus-cpp alone.
+void BM_PrometheusCppSameRegistry(benchmark::State& state) {
+  api::QuotaSeriesMemory memory;
+  const auto families = api::queueing_families(metrics_shape(), memory);
+  prometheus::Registry registry;
+  for (const auto& f : families) {
+    if (f.type == prometheus::MetricType::Gauge) {
+      auto& family = prometheus::BuildGauge().Name(f.name).Help(f.help).Register(registry);
+      for (const auto& m : f.metric) {
+        std::map<std::string, std::string> labels;
+        for (const auto& l : m.label) labels[l.name] = l.value;
+        family.Add(labels).Set(m.gauge.value);
+      }
+    } else if (f.type == prometheus::MetricType::Counter) {
+      auto& family = prometheus::BuildCounter().Name(f.name).Help(f.help).Register(registry);
+      for (const auto& m : f.metric) {
+        std::map<std::string, std::string> labels;
+        for (const auto& l : m.label) labels[l.name] = l.value;
+        family.Add(labels).Increment(m.counter.value);
+      }
+    } else if (f.type == prometheus::MetricType::Histogram) {
+      auto& family = prometheus::BuildHistogram().Name(f.name).Help(f.help).Register(registry);
+      for (const auto& m : f.metric) {
+        std::map<std::string, std::string> labels;
+        for (const auto& l : m.label) labels[l.name] = l.value;
+        prometheus::Histogram::BucketBoundaries bounds;
+        for (size_t i = 0; i + 1 < m.histogram.bucket.size(); ++i) bounds.push_back(m.histogram.bucket[i].upper_bound);
+        family.Add(labels, bounds).Observe(1);
+      }
+    }
+  }
+  const size_t samples = samples_of(families);
+  for (auto _ : state) {
+    std::string text = prometheus::TextSerializer().Serialize(registry.Collect());
+    benchmark::DoNotOptimize(text);
+  }
+  state.counters["samples"] = static_cast<double>(samples);
+  state.counters["ns_per_sample"] = benchmark::Counter(
+      static_cast<double>(samples), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_PrometheusCppSameRegistry)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace koordq::bench
+
+BENCHMARK_MAIN();
