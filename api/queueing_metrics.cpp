@@ -40,13 +40,25 @@ std::vector<prometheus::MetricFamily> queueing_families(const actors::Scheduler&
 
   FamilyBuilder active("queueunits_in_active_queue", "Active waiting QueueUnits of the queue.", MetricType::Gauge);
   FamilyBuilder backoff("queueunits_in_backoff_queue", "Backoff waiting QueueUnits of the queue.", MetricType::Gauge);
-  for (const auto& [name, q] : s.queues()) {
-    int64_t a = 0, b = 0;
-    for (const auto& key : q.waiting) {
-      const auto it = s.units().find(key.full_name);
-      if (it == s.units().end()) continue;
-      ++(s.is_active(it->second) ? a : b);
+  // One pass over the units (no lookup per waiting unit): active and backoff per queue, and the
+  // namespace families below.
+  std::map<std::string, std::pair<int64_t, int64_t>> waiting;
+  std::map<std::string, schema::ResourceVector> ns_used;
+  std::map<std::pair<std::string, std::string>, int64_t> by_type;
+  for (const auto& [key, u] : s.units()) {
+    if (u.waiting) {
+      auto& [a, b] = waiting[u.quota];
+      ++(s.is_active(u) ? a : b);
     }
+    const std::string& ns = u.object.metadata.namespace_;
+    schema::ResourceVector& used = ns_used[ns];
+    if (u.holds) schema::add_to(used, u.charge);
+    const auto& ref = u.object.spec.consumer_ref;
+    if (ref && !ref->kind.empty()) ++by_type[{ns, ref->kind}];
+  }
+  for (const auto& [name, q] : s.queues()) {
+    const auto it = waiting.find(name);
+    const auto [a, b] = it == waiting.end() ? std::pair<int64_t, int64_t>{0, 0} : it->second;
     active.sample({{"queue", name}}, static_cast<double>(a));
     backoff.sample({{"queue", name}}, static_cast<double>(b));
   }
@@ -74,15 +86,6 @@ std::vector<prometheus::MetricFamily> queueing_families(const actors::Scheduler&
   keep(out, by_quota);
 
   // Namespaces keep their series for 5 minutes after their last QueueUnit went (§15.4).
-  std::map<std::string, schema::ResourceVector> ns_used;
-  std::map<std::pair<std::string, std::string>, int64_t> by_type;
-  for (const auto& [key, u] : s.units()) {
-    const std::string& ns = u.object.metadata.namespace_;
-    schema::ResourceVector& used = ns_used[ns];
-    if (u.holds) schema::add_to(used, u.charge);
-    const auto& ref = u.object.spec.consumer_ref;
-    if (ref && !ref->kind.empty()) ++by_type[{ns, ref->kind}];
-  }
   for (const auto& [ns, since] : s.metrics().namespace_empty_since) ns_used.try_emplace(ns);
   FamilyBuilder by_namespace(
       "dequeued_quota_usage_by_namespace",

@@ -106,41 +106,6 @@ struct SummaryEntry {
   std::optional<int64_t> position;  // 0-based, waiting units only
 };
 
-// §16.5 order: the waiting units by position, then the groups by phase, each in §6.1 order.
-std::vector<SummaryEntry> summary_order(const Scheduler& s, const std::vector<const UnitState*>& units) {
-  std::vector<SummaryEntry> waiting, others;
-  std::set<std::string> waiting_keys;
-  const actors::QueueState* queue = nullptr;
-  for (const UnitState* u : units) {
-    if (u->waiting) {
-      waiting_keys.insert(u->key.full_name);
-      if (queue == nullptr) {
-        auto q = s.queues().find(u->quota);
-        if (q != s.queues().end()) queue = &q->second;
-      }
-    } else {
-      others.push_back({u, std::nullopt});
-    }
-  }
-  if (queue != nullptr && !waiting_keys.empty()) {
-    int64_t position = 0;
-    for (const auto& key : queue->waiting) {
-      if (waiting_keys.count(key.full_name)) {
-        waiting.push_back({&s.units().at(key.full_name), position});
-        if (waiting.size() == waiting_keys.size()) break;
-      }
-      ++position;
-    }
-  }
-  std::stable_sort(others.begin(), others.end(), [](const SummaryEntry& a, const SummaryEntry& b) {
-    const size_t ga = group_of(a.unit->phase), gb = group_of(b.unit->phase);
-    if (ga != gb) return ga < gb;
-    return a.unit->key < b.unit->key;
-  });
-  waiting.insert(waiting.end(), others.begin(), others.end());
-  return waiting;
-}
-
 void summary_item(JsonOut& out, const SummaryEntry& e) {
   const UnitState& u = *e.unit;
   const auto& o = u.object;
@@ -161,19 +126,51 @@ void summary_item(JsonOut& out, const SummaryEntry& e) {
   out.end_object();
 }
 
-std::string render_summary(const Scheduler& s, uint64_t revision, std::vector<const UnitState*> units,
-                           const UnitFilter& filter, const PageParams& page) {
-  std::erase_if(units, [&](const UnitState* u) {
-    if (filter.phases && !filter.phases->count(u->phase)) return true;
-    return filter.queue && u->quota != *filter.queue;
+bool passes(const UnitState& u, const UnitFilter& filter) {
+  if (filter.phases && !filter.phases->count(u.phase)) return false;
+  return !filter.queue || u.quota == *filter.queue;
+}
+
+// §16.5: the waiting units of `queue` by position, then `others` (units that are not waiting)
+// grouped by phase, each group in §6.1 order; the filter applies to both, and only the page's
+// waiting units are looked up when nothing filters them.
+std::string render_summary(const Scheduler& s, uint64_t revision, const actors::QueueState* queue,
+                           std::vector<const UnitState*> others, const UnitFilter& filter, const PageParams& page) {
+  std::erase_if(others, [&](const UnitState* u) { return !passes(*u, filter); });
+  std::sort(others.begin(), others.end(), [](const UnitState* a, const UnitState* b) {
+    const size_t ga = group_of(a->phase), gb = group_of(b->phase);
+    if (ga != gb) return ga < gb;
+    return a->key < b->key;
   });
-  const std::vector<SummaryEntry> ordered = summary_order(s, units);
-  const auto [first, last] = page_bounds(ordered.size(), page);
+  std::vector<SummaryEntry> waiting;  // the page's waiting entries
+  size_t waiting_total = 0;
+  const size_t first = static_cast<size_t>(page.offset);
+  const size_t last = first + static_cast<size_t>(page.limit);
+  if (queue != nullptr) {
+    const bool filtered = filter.phases || filter.queue;
+    int64_t position = 0;
+    for (const auto& key : queue->waiting) {
+      const bool on_page = waiting_total >= first && waiting_total < last;
+      if (filtered || on_page) {
+        const auto it = s.units().find(key.full_name);
+        if (it != s.units().end() && (!filtered || passes(it->second, filter))) {
+          if (on_page) waiting.push_back({&it->second, position});
+          ++waiting_total;
+        }
+      } else {
+        ++waiting_total;
+      }
+      ++position;
+    }
+  }
+  const size_t total = waiting_total + others.size();
+  const size_t end = std::min(total, last);
   JsonOut out;
   begin_answer(out, "QueueUnitsSummary");
-  list_metadata(out, revision, static_cast<int64_t>(ordered.size() - last));
+  list_metadata(out, revision, static_cast<int64_t>(total - end));
   out.key("items").begin_array();
-  for (size_t i = first; i < last; ++i) summary_item(out, ordered[i]);
+  for (const SummaryEntry& e : waiting) summary_item(out, e);
+  for (size_t i = std::max(first, waiting_total); i < end; ++i) summary_item(out, {others[i - waiting_total], {}});
   out.end_array().end_object();
   return out.take();
 }
@@ -205,15 +202,18 @@ std::optional<std::string> render_queue_units(const Scheduler& s, uint64_t revis
                                               const UnitFilter& filter, const PageParams& page) {
   const auto it = s.queues().find(queue);
   if (it == s.queues().end()) return std::nullopt;
-  std::vector<const UnitState*> units;
-  for (const std::string& key : it->second.members) {
+  std::vector<const UnitState*> others;
+  // Every member waiting: nothing else to look up (a deep queue is mostly waiting units).
+  static const std::set<std::string> kNone;
+  const bool all_waiting = it->second.members.size() == it->second.waiting.size();
+  for (const std::string& key : all_waiting ? kNone : it->second.members) {
     const auto u = s.units().find(key);
-    if (u == s.units().end()) continue;
+    if (u == s.units().end() || u->second.waiting) continue;
     // Without a phase filter the queue shows what it holds: its waiting and assumed units.
-    if (!filter.phases && !u->second.waiting && !u->second.assumed) continue;
-    units.push_back(&u->second);
+    if (!filter.phases && !u->second.assumed) continue;
+    others.push_back(&u->second);
   }
-  return render_summary(s, revision, std::move(units), filter, page);
+  return render_summary(s, revision, &it->second, std::move(others), filter, page);
 }
 
 std::string render_quota_list(const Scheduler& s, uint64_t revision, const PageParams& page) {
@@ -238,12 +238,17 @@ std::optional<std::string> render_quota(const Scheduler& s, uint64_t revision, c
 
 std::optional<std::string> render_quota_units(const Scheduler& s, uint64_t revision, const std::string& quota,
                                               const UnitFilter& filter, const PageParams& page) {
-  std::vector<const UnitState*> units;
+  std::vector<const UnitState*> others;
+  bool any = false;
   for (const auto& [key, u] : s.units()) {
-    if (u.quota == quota) units.push_back(&u);
+    if (u.quota != quota) continue;
+    any = true;
+    if (!u.waiting) others.push_back(&u);
   }
-  if (units.empty() && !s.quotas().known(quota)) return std::nullopt;
-  return render_summary(s, revision, std::move(units), filter, page);
+  if (!any && !s.quotas().known(quota)) return std::nullopt;
+  // The quota's waiting units are those of the queue its name maps to (§4).
+  const auto q = s.queues().find(quota);
+  return render_summary(s, revision, q == s.queues().end() ? nullptr : &q->second, std::move(others), filter, page);
 }
 
 }  // namespace koordq::api
