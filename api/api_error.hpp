@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace koordq::api {
 
@@ -15,6 +16,12 @@ struct ApiError {
 
 inline ApiError bad_request(std::string message) {
   return {400, "BadRequest", std::move(message), false};
+}
+
+// `invalid value "<v>" for parameter <name>: <rule>` (behaviour.md §16.4, §17.5).
+inline ApiError invalid_parameter(std::string_view name, std::string_view value, std::string_view rule) {
+  return bad_request("invalid value \"" + std::string(value) + "\" for parameter " + std::string(name) + ": " +
+                     std::string(rule));
 }
 
 }  // namespace koordq::api

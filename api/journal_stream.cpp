@@ -18,10 +18,6 @@ std::string_view text(capnp::Text::Reader t) {
   return std::string_view(t.cStr(), t.size());
 }
 
-std::string invalid(std::string_view name, std::string_view value, std::string_view rule) {
-  return "invalid value \"" + std::string(value) + "\" for parameter " + std::string(name) + ": " + std::string(rule);
-}
-
 bool unit_concerns(wire::UnitRef::Reader unit, const StreamFilter& f) {
   if (f.namespace_ && text(unit.getNamespace()) != *f.namespace_) return false;
   if (f.queue && text(unit.getQuota()) != *f.queue && text(unit.getQueue()) != *f.queue) return false;
@@ -54,7 +50,7 @@ std::optional<ApiError> parse_stream_request(const RequestTarget& target, uint64
   out.from = first > 0 ? first - 1 : 0;
   if (const auto from = target.param("from")) {
     const auto n = parse_count(*from);
-    if (!n) return bad_request(invalid("from", *from, "must be an integer >= 0"));
+    if (!n) return invalid_parameter("from", *from, "must be an integer >= 0");
     const uint64_t v = static_cast<uint64_t>(*n);
     if (v > last) {
       return bad_request("from " + std::to_string(v) + " is newer than the latest revision " + std::to_string(last));
@@ -68,32 +64,27 @@ std::optional<ApiError> parse_stream_request(const RequestTarget& target, uint64
   }
   if (const auto follow = target.param("follow")) {
     if (*follow != "true" && *follow != "false") {
-      return bad_request(invalid("follow", *follow, "must be true or false"));
+      return invalid_parameter("follow", *follow, "must be true or false");
     }
     out.follow = *follow == "true";
   }
   if (const auto kinds = target.param("kind")) {
     std::set<journal::RecordKind> wanted;
-    std::string_view rest = *kinds;
-    while (true) {
-      const size_t comma = rest.find(',');
-      const std::string_view name = rest.substr(0, comma);
+    for (const std::string_view name : split_list(*kinds)) {
       const auto kind = journal::parse_kind(name);
-      if (!kind) return bad_request(invalid("kind", *kinds, "unknown record kind \"" + std::string(name) + "\""));
+      if (!kind) return invalid_parameter("kind", *kinds, "unknown record kind \"" + std::string(name) + "\"");
       wanted.insert(*kind);
-      if (comma == std::string_view::npos) break;
-      rest = rest.substr(comma + 1);
     }
     out.filter.kinds = std::move(wanted);
   }
   if (const auto ns = target.param("namespace")) {
     if (!base::is_namespace_name(*ns)) {
-      return bad_request(invalid("namespace", *ns, "must be a valid namespace name"));
+      return invalid_parameter("namespace", *ns, "must be a valid namespace name");
     }
     out.filter.namespace_ = std::string(*ns);
   }
   if (const auto queue = target.param("queue")) {
-    if (!base::is_object_name(*queue)) return bad_request(invalid("queue", *queue, "must be a valid object name"));
+    if (!base::is_object_name(*queue)) return invalid_parameter("queue", *queue, "must be a valid object name");
     out.filter.queue = std::string(*queue);
   }
   return std::nullopt;

@@ -37,6 +37,16 @@ std::optional<std::string_view> RequestTarget::param(std::string_view name) cons
   return std::string_view(it->second);
 }
 
+std::vector<std::string_view> split_list(std::string_view value) {
+  std::vector<std::string_view> out;
+  while (true) {
+    const size_t comma = value.find(',');
+    out.push_back(value.substr(0, comma));
+    if (comma == std::string_view::npos) return out;
+    value = value.substr(comma + 1);
+  }
+}
+
 RequestTarget parse_target(std::string_view target) {
   RequestTarget out;
   const size_t question = target.find('?');

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace koordq::api {
 
@@ -18,6 +19,8 @@ struct RequestTarget {
 };
 
 RequestTarget parse_target(std::string_view target);
+// A comma-separated parameter value ("a,b" → {"a", "b"}; "" → {""}).
+std::vector<std::string_view> split_list(std::string_view value);
 std::string percent_decode(std::string_view text, bool plus_is_space);
 
 }  // namespace koordq::api

@@ -8,10 +8,6 @@
 namespace koordq::api {
 namespace {
 
-std::string invalid(std::string_view name, std::string_view value, std::string_view rule) {
-  return "invalid value \"" + std::string(value) + "\" for parameter " + std::string(name) + ": " + std::string(rule);
-}
-
 constexpr std::array<actors::Phase, 10> kAllPhases = {actors::Phase::kEnqueued,       actors::Phase::kReserved,
                                                       actors::Phase::kDequeued,       actors::Phase::kRunning,
                                                       actors::Phase::kSucceed,        actors::Phase::kFailed,
@@ -43,12 +39,12 @@ std::optional<ApiError> parse_point_in_time(const RequestTarget& target, int64_t
   if (as_of && revision) return bad_request("parameters asOf and revision are mutually exclusive");
   if (revision) {
     const auto n = parse_count(*revision);
-    if (!n || *n < 1) return bad_request(invalid("revision", *revision, "must be an integer >= 1"));
+    if (!n || *n < 1) return invalid_parameter("revision", *revision, "must be an integer >= 1");
     out.kind = PointInTime::Kind::kRevision;
     out.revision = static_cast<uint64_t>(*n);
   } else if (as_of) {
     auto t = base::parse_rfc3339(*as_of);
-    if (!t.ok() || *t > now) return bad_request(invalid("asOf", *as_of, "must be an RFC3339 time not in the future"));
+    if (!t.ok() || *t > now) return invalid_parameter("asOf", *as_of, "must be an RFC3339 time not in the future");
     out.kind = PointInTime::Kind::kTime;
     out.time = *t;
     out.text = std::string(*as_of);
@@ -59,13 +55,13 @@ std::optional<ApiError> parse_point_in_time(const RequestTarget& target, int64_t
 std::optional<ApiError> parse_page(const RequestTarget& target, PageParams& out) {
   if (const auto offset = target.param("offset")) {
     const auto n = parse_count(*offset);
-    if (!n) return bad_request(invalid("offset", *offset, "must be an integer >= 0"));
+    if (!n) return invalid_parameter("offset", *offset, "must be an integer >= 0");
     out.offset = *n;
   }
   if (const auto limit = target.param("limit")) {
     const auto n = parse_count(*limit);
     if (!n || *n < 1 || *n > 10000) {
-      return bad_request(invalid("limit", *limit, "must be an integer between 1 and 10000"));
+      return invalid_parameter("limit", *limit, "must be an integer between 1 and 10000");
     }
     out.limit = *n;
   }
@@ -75,20 +71,15 @@ std::optional<ApiError> parse_page(const RequestTarget& target, PageParams& out)
 std::optional<ApiError> parse_unit_filter(const RequestTarget& target, UnitFilter& out) {
   if (const auto phases = target.param("phase")) {
     std::set<actors::Phase> wanted;
-    std::string_view rest = *phases;
-    while (true) {
-      const size_t comma = rest.find(',');
-      const std::string_view name = rest.substr(0, comma);
+    for (const std::string_view name : split_list(*phases)) {
       const auto phase = phase_named(name);
-      if (!phase) return bad_request(invalid("phase", *phases, "unknown phase \"" + std::string(name) + "\""));
+      if (!phase) return invalid_parameter("phase", *phases, "unknown phase \"" + std::string(name) + "\"");
       wanted.insert(*phase);
-      if (comma == std::string_view::npos) break;
-      rest = rest.substr(comma + 1);
     }
     out.phases = std::move(wanted);
   }
   if (const auto queue = target.param("queue")) {
-    if (!base::is_object_name(*queue)) return bad_request(invalid("queue", *queue, "must be a valid object name"));
+    if (!base::is_object_name(*queue)) return invalid_parameter("queue", *queue, "must be a valid object name");
     out.queue = std::string(*queue);
   }
   return std::nullopt;
