@@ -78,7 +78,10 @@ void Scheduler::retime_queue(const std::string& name) {
   std::optional<int64_t> due;
   auto consider = [&](int64_t t) { due = due ? std::min(*due, t) : t; };
   if (q.cursor) consider(q.last_reset + kThreeMinutes);
-  if (q.settings.show_queue_items && q.next_publish) consider(*q.next_publish);
+  // A publication check compares with what the Queue shows; with nothing shown yet it does nothing.
+  if (q.settings.show_queue_items && q.next_publish && (q.last_published || q.object.status.queue_item_details)) {
+    consider(*q.next_publish);
+  }
   if (!q.blocked.empty()) consider(q.last_activity + kThreeMinutes);
   if (due == q.timer) return;
   if (q.timer) queue_timers_.erase({*q.timer, name});
@@ -394,7 +397,10 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
       // koordq's own writes (usage annotations, queueItemDetails) are no change of the Queue (§14.3).
       const bool changed = inserted || queue_changed(q.object, queue);
       q.object = queue;
-      if (!changed) return;
+      if (!changed) {
+        retime_queue(name);  // the queueItemDetails it shows may have changed
+        return;
+      }
       q.settings = settings_of(queue);
       if (inserted) {
         adopt_queue(name);

@@ -159,9 +159,9 @@ inline std::vector<std::string> queue_membership_violations(const actors::Schedu
 // The derived indexes follow the state they index: each queue's housekeeping set is exactly its
 // members with a deactivation, maximum-execution-time, phase-event or admission-check matter
 // pending, and the queue timers hold, per queue, the earliest of its cursor reset (3 minutes
-// after the last reset), its queue-items publication and its block expiry (3 minutes after the
-// last activity), for the queues with one; the unit indexes hold the units with a pending
-// queue-not-found report and the running units with an unreported maximum execution time.
+// after the last reset), its queue-items publication (once the Queue shows a list) and its block expiry (3 minutes
+// after the last activity), for the queues with one; the unit indexes hold the units with a pending queue-not-found
+// report and the running units with an unreported maximum execution time.
 inline std::vector<std::string> derived_index_violations(const actors::Scheduler& s) {
   constexpr int64_t kThreeMinutes = 180'000'000'000;
   std::vector<std::string> out;
@@ -178,7 +178,8 @@ inline std::vector<std::string> derived_index_violations(const actors::Scheduler
     if (q.housekeeping != housekeeping) out.push_back("queue " + name + ": housekeeping set differs from its members'");
     std::vector<int64_t> due;
     if (q.cursor) due.push_back(q.last_reset + kThreeMinutes);
-    if (q.settings.show_queue_items && q.next_publish) due.push_back(*q.next_publish);
+    const bool shown = q.last_published || q.object.status.queue_item_details;
+    if (q.settings.show_queue_items && q.next_publish && shown) due.push_back(*q.next_publish);
     if (!q.blocked.empty()) due.push_back(q.last_activity + kThreeMinutes);
     std::optional<int64_t> expected;
     if (!due.empty()) expected = *std::min_element(due.begin(), due.end());
