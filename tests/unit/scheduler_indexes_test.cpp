@@ -207,7 +207,8 @@ TEST(SchedulerIndexes, a_unit_without_its_queue_is_indexed_until_reported_or_map
   d.input(quota("later", "", {{"cpu", "4"}}));
   d.input(queue("later"));
   EXPECT_EQ(d.s.unmapped_pending(), std::set<std::string>{"default/lost"});
-  const auto reported = of_kind(d.tick(start + 10 * kSec), DecisionKind::kQueueNotFound);
+  const auto round = d.tick(start + 10 * kSec);
+  const auto reported = of_kind(round, DecisionKind::kQueueNotFound);
   ASSERT_EQ(reported.size(), 1u);
   EXPECT_EQ(target_name(*reported[0]), "default/lost");
   EXPECT_TRUE(d.s.unmapped_pending().empty());
