@@ -70,6 +70,8 @@ void compare_queues(Diff& diff, const std::string& name, const actors::QueueStat
   KOORDQ_QUEUE_FIELD(usage_next);
   KOORDQ_QUEUE_FIELD(usage_seq);
   KOORDQ_QUEUE_FIELD(usage_index);
+  KOORDQ_QUEUE_FIELD(housekeeping);  // derived: a restore rebuilds it
+  KOORDQ_QUEUE_FIELD(timer);
 #undef KOORDQ_QUEUE_FIELD
 }
 
@@ -101,6 +103,9 @@ std::vector<std::string> state_differences(const actors::Scheduler& a, const act
   diff.field("scheduler", "previous_now", a.previous_now(), b.previous_now());
   diff.field("scheduler", "relist_cutoff", a.relist_cutoff(), b.relist_cutoff());
   diff.field("scheduler", "relisting_units", a.relisting_units(), b.relisting_units());
+  diff.field("scheduler", "queue_timers", a.queue_timers(), b.queue_timers());  // derived indexes
+  diff.field("scheduler", "unmapped_pending", a.unmapped_pending(), b.unmapped_pending());
+  diff.field("scheduler", "execution_limited", a.execution_limited(), b.execution_limited());
   compare_maps(out, "unit", a.units(), b.units(),
                [&](const std::string& k, const auto& x, const auto& y) { compare_units(diff, k, x, y); });
   compare_maps(out, "queue", a.queues(), b.queues(),

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "actors/core/boxed_optional.hpp"
 #include "actors/core/decision.hpp"
 #include "actors/core/decision_config.hpp"
 #include "actors/core/order_key.hpp"
@@ -41,13 +42,14 @@ struct Outcome {
 struct UnitState {
   schema::QueueUnit object;  // as last observed
   // The status koordq decided (applied round) but has not yet seen through the watch: the
-  // reservation counts from the decision on (behaviour.md §7.3).
-  std::optional<schema::QueueUnitStatus> pending_status;
+  // reservation counts from the decision on (behaviour.md §7.3). Both statuses are rarely set
+  // and kept out of line (a waiting unit has neither).
+  BoxedOptional<schema::QueueUnitStatus> pending_status;
   std::string pending_written_rv;  // resourceVersion the successful write produced
   uint64_t pending_decision_seq = 0;
   // The last status a successful write put on the server, while a newer write is in flight, and
   // the resourceVersion it produced: a failed newer write falls back to it.
-  std::optional<schema::QueueUnitStatus> landed_status;
+  BoxedOptional<schema::QueueUnitStatus> landed_status;
   std::string landed_rv;
 
   // Derived from the effective object (object + pending status).
@@ -79,6 +81,14 @@ struct UnitState {
   const schema::QueueUnitStatus& status() const { return pending_status ? *pending_status : object.status; }
 };
 
+// Whether a round could have housekeeping for the unit (deactivation, maximum execution time,
+// phase event, admission checks): the time-independent part of those conditions.
+bool may_have_housekeeping(const UnitState& u);
+// A unit with a maximum execution time, running, whose excess is not yet reported (§12).
+bool pending_execution_limit(const UnitState& u);
+// A labelled unit without its queue whose queue-not-found report is still pending (§4).
+bool pending_queue_not_found(const UnitState& u);
+
 struct QueueState {
   schema::Queue object;
   QueueSettings settings;
@@ -101,6 +111,11 @@ struct QueueState {
   int64_t usage_next = 0;
   uint64_t usage_seq = 0;
   uint32_t usage_index = 0;
+  // Derived, not snapshotted (rebuilt on restore): the members a round may have unit
+  // housekeeping for (`may_have_housekeeping`); a round visits these and the victims only.
+  std::set<std::string> housekeeping;
+  // Derived like `housekeeping`: this queue's entry in Scheduler::queue_timers().
+  std::optional<int64_t> timer;
 };
 
 // §2.5: the three items of a quota koordq carries onto its Queue.
@@ -208,6 +223,13 @@ class Scheduler {
   // Whether koordq keeps the Queue `name` (auto-created or adopted, quota known): §14.3.
   bool manages_queue(const std::string& name) const;
   bool is_active(const UnitState& u) const { return !u.backoff_until || *u.backoff_until <= now_; }
+  // Derived, not snapshotted (rebuilt on restore): (time, queue) for every queue with a timer
+  // `advance_to` acts on (cursor reset, queue-items publication, block expiry), at the earliest.
+  const std::set<std::pair<int64_t, std::string>>& queue_timers() const { return queue_timers_; }
+  // Derived like the queue timers: the units whose queue-not-found report is pending (§4), and
+  // the running units with a maximum execution time not yet reported exceeded (§12).
+  const std::set<std::string>& unmapped_pending() const { return unmapped_pending_; }
+  const std::set<std::string>& execution_limited() const { return execution_limited_; }
 
  private:
   void refresh_unit(const std::string& key, bool spec_changed);
@@ -222,6 +244,12 @@ class Scheduler {
   void settle_auto_queue(const std::string& name);
   void count_phase(const UnitState& u, Phase phase);
   void note_namespace(const std::string& ns);
+  // The derived indexes, from the journaled state (after a snapshot restore).
+  void rebuild_indexes();
+  // Puts the unit in or out of the unit indexes (`unmapped_pending_`, `execution_limited_`).
+  void index_unit(const std::string& key, const UnitState& u);
+  // Puts the queue's entry in `queue_timers_` in line with its state (or drops it).
+  void retime_queue(const std::string& name);
 
   friend class StateSnapshotCodec;  // actors/wire/state_snapshot.cpp: snapshot and restore
 
@@ -235,6 +263,9 @@ class Scheduler {
   int64_t previous_now_ = 0;  // "now" before the last advance
   std::optional<int64_t> relist_cutoff_;
   bool relisting_units_ = false;
+  std::set<std::pair<int64_t, std::string>> queue_timers_;
+  std::set<std::string> unmapped_pending_;
+  std::set<std::string> execution_limited_;
 };
 
 // The six annotation names of §2.3 / §14.3, in the order Used, SelfUsed, ChildrenUsed,

@@ -48,7 +48,12 @@ void Scheduler::advance_to(int64_t now) {
     std::erase_if(metrics_.coming, [&](const auto& entry) { return std::get<0>(entry.first) == it->first; });
     it = metrics_.namespace_empty_since.erase(it);
   }
-  for (auto& [name, q] : queues_) {
+  // The queues with a timer due, in name order (as a walk over every queue would meet them).
+  std::vector<std::string> due;
+  for (auto it = queue_timers_.begin(); it != queue_timers_.end() && it->first <= now_; ++it) due.push_back(it->second);
+  std::sort(due.begin(), due.end());
+  for (const auto& name : due) {
+    QueueState& q = queues_.at(name);
     if (q.cursor && now_ >= q.last_reset + kThreeMinutes) reset_cursor(q);
     // A due publication that would change nothing is skipped until the next interval (§14.1).
     if (q.settings.show_queue_items && q.next_publish && now_ >= *q.next_publish) {
@@ -62,7 +67,26 @@ void Scheduler::advance_to(int64_t now) {
       }
       q.blocked.clear();
     }
+    retime_queue(name);
   }
+}
+
+void Scheduler::retime_queue(const std::string& name) {
+  const auto it = queues_.find(name);
+  if (it == queues_.end()) return;
+  QueueState& q = it->second;
+  std::optional<int64_t> due;
+  auto consider = [&](int64_t t) { due = due ? std::min(*due, t) : t; };
+  if (q.cursor) consider(q.last_reset + kThreeMinutes);
+  // A publication check compares with what the Queue shows; with nothing shown yet it does nothing.
+  if (q.settings.show_queue_items && q.next_publish && (q.last_published || q.object.status.queue_item_details)) {
+    consider(*q.next_publish);
+  }
+  if (!q.blocked.empty()) consider(q.last_activity + kThreeMinutes);
+  if (due == q.timer) return;
+  if (q.timer) queue_timers_.erase({*q.timer, name});
+  if (due) queue_timers_.emplace(*due, name);
+  q.timer = due;
 }
 
 void Scheduler::reset_cursor(QueueState& q) {
@@ -215,6 +239,65 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
     u.phase_event_due = u.phase;
   }
   if (spec_changed) wake_backoff(u);
+
+  if (old_quota != u.quota) {
+    if (auto it = queues_.find(old_quota); it != queues_.end()) it->second.housekeeping.erase(key);
+  }
+  if (mapped) {
+    auto& housekeeping = queues_.at(u.quota).housekeeping;
+    if (may_have_housekeeping(u)) {
+      housekeeping.insert(key);
+    } else {
+      housekeeping.erase(key);
+    }
+  }
+  index_unit(key, u);
+  // Every queue timer this function can move is on the unit's old or new queue.
+  retime_queue(old_quota);
+  if (u.quota != old_quota) retime_queue(u.quota);
+}
+
+bool pending_execution_limit(const UnitState& u) {
+  return u.object.spec.maximum_execution_time_seconds.value_or(0) > 0 && u.running_since.has_value() &&
+         !u.max_exec_reported;
+}
+
+bool pending_queue_not_found(const UnitState& u) {
+  return u.unmapped_since.has_value() && !u.queue_not_found_reported && !u.quota.empty();
+}
+
+bool may_have_housekeeping(const UnitState& u) {
+  return u.deactivation_due || pending_execution_limit(u) || u.phase_event_due.has_value() ||
+         (u.phase == Phase::kReserved && !u.pending_status);
+}
+
+void Scheduler::index_unit(const std::string& key, const UnitState& u) {
+  auto put = [&](std::set<std::string>& index, bool in) {
+    if (in) {
+      index.insert(key);
+    } else {
+      index.erase(key);
+    }
+  };
+  put(unmapped_pending_, pending_queue_not_found(u));
+  put(execution_limited_, pending_execution_limit(u));
+}
+
+void Scheduler::rebuild_indexes() {
+  unmapped_pending_.clear();
+  execution_limited_.clear();
+  for (const auto& [key, u] : units_) index_unit(key, u);
+  queue_timers_.clear();
+  for (auto& [name, q] : queues_) {
+    q.timer.reset();
+    retime_queue(name);
+    q.housekeeping.clear();
+    for (const auto& key : q.members) {
+      if (const auto u = units_.find(key); u != units_.end() && may_have_housekeeping(u->second)) {
+        q.housekeeping.insert(key);
+      }
+    }
+  }
 }
 
 void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) {
@@ -234,8 +317,11 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
         if (auto q = queues_.find(it->second.quota); q != queues_.end()) {
           q->second.members.erase(key);
           q->second.victims.erase(key);
+          q->second.housekeeping.erase(key);
         }
         const std::string ns = unit.metadata.namespace_;
+        unmapped_pending_.erase(key);
+        execution_limited_.erase(key);
         units_.erase(it);
         note_namespace(ns);
         return;
@@ -292,6 +378,7 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
         auto it = queues_.find(name);
         if (it == queues_.end()) return;
         const auto members = it->second.members;
+        if (it->second.timer) queue_timers_.erase({*it->second.timer, name});
         queues_.erase(it);
         for (const auto& key : members) refresh_unit(key, false);
         // Every series labelled with the queue goes with it (§15.4).
@@ -310,7 +397,10 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
       // koordq's own writes (usage annotations, queueItemDetails) are no change of the Queue (§14.3).
       const bool changed = inserted || queue_changed(q.object, queue);
       q.object = queue;
-      if (!changed) return;
+      if (!changed) {
+        retime_queue(name);  // the queueItemDetails it shows may have changed
+        return;
+      }
       q.settings = settings_of(queue);
       if (inserted) {
         adopt_queue(name);
@@ -325,6 +415,7 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
         reset_cursor(q);
         q.blocked.clear();
       }
+      retime_queue(name);
       return;
     }
     case schema::ObjectKind::kElasticQuota: {
@@ -425,6 +516,7 @@ void Scheduler::apply_role_acquired() {
       }
       if (marked > 0) q.victims[key] = marked;
     }
+    retime_queue(name);
   }
 }
 

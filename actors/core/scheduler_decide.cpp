@@ -69,7 +69,22 @@ class RoundBuilder {
 
   void queue(const QueueState& q) {
     queue_events(q);
-    for (const auto& key : q.members) unit_housekeeping(q, s_.units().at(key));
+    // The members in key order that may have housekeeping: those flagged, and the victims.
+    auto h = q.housekeeping.begin();
+    auto v = q.victims.begin();
+    while (h != q.housekeeping.end() || v != q.victims.end()) {
+      const std::string* key = nullptr;
+      if (v == q.victims.end() || (h != q.housekeeping.end() && *h <= v->first)) {
+        key = &*h;
+        if (v != q.victims.end() && v->first == *h) ++v;
+        ++h;
+      } else {
+        key = &v->first;
+        ++v;
+        if (!q.members.count(*key)) continue;
+      }
+      unit_housekeeping(q, s_.units().at(*key));
+    }
     attempt(q);
     publish(q);
     usage(q);
@@ -121,8 +136,8 @@ class RoundBuilder {
   }
 
   void unmapped_units() {
-    for (const auto& [key, u] : s_.units()) {
-      if (!u.unmapped_since || u.queue_not_found_reported || u.quota.empty()) continue;
+    for (const auto& key : s_.unmapped_pending()) {
+      const UnitState& u = s_.units().at(key);
       if (s_.now() < *u.unmapped_since + kQueueNotFoundGrace) continue;
       const std::string text = "queue " + u.quota + " does not exist";
       Decision d;
@@ -387,9 +402,9 @@ class RoundBuilder {
     }
     const UnitState& u = *c;
     const std::string& queue = q.object.metadata.name;
-    const schema::QueueUnit eff = effective_object(u);
+    schema::QueueUnit eff = effective_object(u);
     const schema::ResourceVector request = request_of(eff);
-    const std::string item = u.key.full_name;
+    const std::string& item = u.key.full_name;
     QuotaCheckResult check =
         s_.quotas().check(item, u.quota, request, s_.config().oversell_rate_ppm, &scratch_.tentative);
     scratch_.decided.insert(item);
@@ -446,10 +461,9 @@ class RoundBuilder {
         d.events.push_back(event(object_ref_of(eff), false, "Scheduled", "dequeue success"));
       }
       if (eff.spec.queue != queue) d.spec_queue_patch = queue;
-      // Later queues of the tree see this reservation (§7.1).
-      schema::QueueUnit after = eff;
-      after.status = merged(eff.status, patch);
-      schema::ResourceVector delta = charge_of(after);
+      // Later queues of the tree see this reservation (§7.1). `eff` becomes the unit after it.
+      eff.status = merged(eff.status, patch);
+      schema::ResourceVector delta = charge_of(eff);
       if (u.holds) schema::subtract_from(delta, u.charge);
       schema::add_to(scratch_.tentative[u.quota], delta);
       scratch_.admitted.insert(item);
@@ -623,12 +637,10 @@ std::optional<int64_t> Scheduler::next_deadline() const {
                                         [&](const auto& entry) { return std::get<0>(entry.first) == ns; });
     if (has_series) consider(since + kFiveMinutes);
   }
-  for (const auto& [key, u] : units_) {
-    if (u.unmapped_since && !u.queue_not_found_reported && !u.quota.empty()) {
-      consider(*u.unmapped_since + kQueueNotFoundGrace);
-    }
-    const auto limit = u.object.spec.maximum_execution_time_seconds.value_or(0);
-    if (limit > 0 && u.running_since && !u.max_exec_reported) consider(*u.running_since + limit * kSecond);
+  for (const auto& key : unmapped_pending_) consider(*units_.at(key).unmapped_since + kQueueNotFoundGrace);
+  for (const auto& key : execution_limited_) {
+    const UnitState& u = units_.at(key);
+    consider(*u.running_since + int64_t{*u.object.spec.maximum_execution_time_seconds} * kSecond);
   }
   return best;
 }

@@ -80,6 +80,7 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
             }
           }
           q.next_publish = now_ + q.settings.refresh_interval_nanos;
+          retime_queue(qref->name);
           break;
         case DecisionKind::kQueueUsageAnnotations:
           if (d.queue_write) {
@@ -192,6 +193,7 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
       default:
         break;
     }
+    if (q != nullptr) retime_queue(ref.queue);
     refresh_unit(key, false);
   }
 }

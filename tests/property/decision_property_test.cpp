@@ -33,7 +33,7 @@ using replay::state_differences;
 constexpr int64_t kMs = 1'000'000;
 constexpr int64_t kStart = 1'776'000'000 * ClusterSim::kSecond;
 
-enum class Invariant { kAccounting, kOverAdmission, kOrder, kQueueMembership, kReplay, kRedecide };
+enum class Invariant { kAccounting, kOverAdmission, kOrder, kQueueMembership, kDerivedIndexes, kReplay, kRedecide };
 
 std::string describe(const ClusterInput& in) {
   if (const auto* w = std::get_if<WatchInput>(&in)) {
@@ -210,6 +210,9 @@ class ScenarioRun {
       case Invariant::kQueueMembership:
         violations = queue_membership_violations(live_);
         break;
+      case Invariant::kDerivedIndexes:
+        violations = derived_index_violations(live_);
+        break;
       case Invariant::kReplay:
       case Invariant::kRedecide:
         break;
@@ -261,6 +264,10 @@ RC_GTEST_PROP(DecisionProperty, the_queue_order_is_a_strict_total_order_over_the
 
 RC_GTEST_PROP(DecisionProperty, each_queue_waits_for_exactly_its_waiting_units, ()) {
   holds(Invariant::kQueueMembership);
+}
+
+RC_GTEST_PROP(DecisionProperty, the_housekeeping_sets_and_queue_timers_follow_the_state_after_every_record, ()) {
+  holds(Invariant::kDerivedIndexes);
 }
 
 RC_GTEST_PROP(DecisionProperty, folding_the_journal_gives_the_live_state_after_every_record, ()) {

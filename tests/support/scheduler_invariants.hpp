@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -152,6 +153,49 @@ inline std::vector<std::string> queue_membership_violations(const actors::Schedu
     if (q.waiting != waiting[name]) out.push_back("queue " + name + ": waiting set differs from its waiting units");
     if (q.members != members[name]) out.push_back("queue " + name + ": members differ from the units mapped to it");
   }
+  return out;
+}
+
+// The derived indexes follow the state they index: each queue's housekeeping set is exactly its
+// members with a deactivation, maximum-execution-time, phase-event or admission-check matter
+// pending, and the queue timers hold, per queue, the earliest of its cursor reset (3 minutes
+// after the last reset), its queue-items publication (once the Queue shows a list) and its block expiry (3 minutes
+// after the last activity), for the queues with one; the unit indexes hold the units with a pending queue-not-found
+// report and the running units with an unreported maximum execution time.
+inline std::vector<std::string> derived_index_violations(const actors::Scheduler& s) {
+  constexpr int64_t kThreeMinutes = 180'000'000'000;
+  std::vector<std::string> out;
+  std::set<std::pair<int64_t, std::string>> timers;
+  for (const auto& [name, q] : s.queues()) {
+    std::set<std::string> housekeeping;
+    for (const auto& key : q.members) {
+      const actors::UnitState& u = s.units().at(key);
+      const bool max_exec = u.object.spec.maximum_execution_time_seconds.value_or(0) > 0 &&
+                            u.running_since.has_value() && !u.max_exec_reported;
+      const bool checks = u.phase == actors::Phase::kReserved && !u.pending_status.has_value();
+      if (u.deactivation_due || max_exec || u.phase_event_due.has_value() || checks) housekeeping.insert(key);
+    }
+    if (q.housekeeping != housekeeping) out.push_back("queue " + name + ": housekeeping set differs from its members'");
+    std::vector<int64_t> due;
+    if (q.cursor) due.push_back(q.last_reset + kThreeMinutes);
+    const bool shown = q.last_published || q.object.status.queue_item_details;
+    if (q.settings.show_queue_items && q.next_publish && shown) due.push_back(*q.next_publish);
+    if (!q.blocked.empty()) due.push_back(q.last_activity + kThreeMinutes);
+    std::optional<int64_t> expected;
+    if (!due.empty()) expected = *std::min_element(due.begin(), due.end());
+    if (q.timer != expected) out.push_back("queue " + name + ": timer does not follow its state");
+    if (expected) timers.emplace(*expected, name);
+  }
+  if (s.queue_timers() != timers) out.push_back("the queue timer index differs from the queues' timers");
+  std::set<std::string> unmapped, limited;
+  for (const auto& [key, u] : s.units()) {
+    if (u.unmapped_since && !u.queue_not_found_reported && !u.quota.empty()) unmapped.insert(key);
+    if (u.object.spec.maximum_execution_time_seconds.value_or(0) > 0 && u.running_since && !u.max_exec_reported) {
+      limited.insert(key);
+    }
+  }
+  if (s.unmapped_pending() != unmapped) out.push_back("the pending queue-not-found index differs from the units");
+  if (s.execution_limited() != limited) out.push_back("the execution-limited index differs from the units");
   return out;
 }
 

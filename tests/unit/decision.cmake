@@ -10,3 +10,5 @@ koordq_gtest(scheduler_queues_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/schedu
   LIBS koordq_decision)
 koordq_gtest(scheduler_metrics_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/scheduler_metrics_test.cpp
   LIBS koordq_decision)
+koordq_gtest(scheduler_indexes_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/scheduler_indexes_test.cpp
+  LIBS koordq_decision)

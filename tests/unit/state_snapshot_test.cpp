@@ -69,7 +69,9 @@ constexpr std::size_t field_count() {
 // A field added to a state struct must be added to state.capnp and actors/wire/state_snapshot.cpp
 // (and to replay/state_diff.cpp); then raise the count here.
 static_assert(field_count<actors::UnitState>() == 26, "UnitState changed: snapshot the new field");
-static_assert(field_count<actors::QueueState>() == 19, "QueueState changed: snapshot the new field");
+// QueueState's last two fields (`housekeeping`, `timer`) are derived indexes, not snapshotted:
+// decoding rebuilds them (Scheduler::rebuild_indexes), and state_diff compares them.
+static_assert(field_count<actors::QueueState>() == 21, "QueueState changed: snapshot the new field");
 static_assert(field_count<actors::QueueSettings>() == 8, "QueueSettings changed: snapshot the new field");
 static_assert(field_count<actors::QuotaInfo>() == 12, "QuotaInfo changed: snapshot the new field");
 static_assert(field_count<actors::QuotaUsage>() == 4, "QuotaUsage changed: snapshot the new field");
@@ -80,7 +82,9 @@ static_assert(field_count<actors::AutoQueue>() == 5, "AutoQueue changed: snapsho
 static_assert(field_count<actors::Histogram>() == 4, "Histogram changed: snapshot the new field");
 static_assert(field_count<actors::QueueingMetrics>() == 5, "QueueingMetrics changed: snapshot the new field");
 // Scheduler and QuotaTree are classes: their size stands in for the count (x86-64, libstdc++).
-static_assert(sizeof(actors::Scheduler) == 712, "Scheduler changed: snapshot the new member");
+// Scheduler's last three members (`queue_timers_`, `unmapped_pending_`, `execution_limited_`,
+// 48 bytes each) are derived indexes: decoding rebuilds them, and state_diff compares them.
+static_assert(sizeof(actors::Scheduler) == 856, "Scheduler changed: snapshot the new member");
 static_assert(sizeof(actors::QuotaTree) == 192, "QuotaTree changed: snapshot the new member");
 
 // --- a driver that journals what it does ------------------------------------------------------------

@@ -1,0 +1,219 @@
+// The Scheduler's derived indexes (per-queue housekeeping sets, queue timers): each entry exists
+// exactly while its matter is pending, and each timer acts at its due time, not a record later
+// and not a record sooner. A round visits only the indexed units and `advance_to` only the queues
+// whose timer is due, so a stale entry would silently skip a decision.
+#include <gtest/gtest.h>
+
+#include "tests/support/scheduler_fixture.hpp"
+#include "tests/support/scheduler_invariants.hpp"
+
+namespace koordq::testing {
+namespace {
+
+using actors::DecisionKind;
+
+constexpr int64_t kThreeMinutes = 180 * kSec;
+
+schema::Queue quiet_queue(const std::string& name, const std::string& policy = "Priority") {
+  return queue(name, policy, {{"koord-queue/disable-show-queue-items", "true"}});
+}
+
+std::optional<int64_t> timer_of(const actors::Scheduler& s, const std::string& queue) {
+  for (const auto& [t, name] : s.queue_timers()) {
+    if (name == queue) return t;
+  }
+  return std::nullopt;
+}
+
+std::string describe(const std::vector<std::string>& violations) {
+  std::string out;
+  for (const auto& v : violations) out += v + "\n";
+  return out;
+}
+
+bool indexed(const SchedulerDriver& d, const std::string& key) {
+  return d.s.queues().at("q").housekeeping.count(key) > 0;
+}
+
+schema::QueueUnit running_unit(const std::string& name) {
+  schema::QueueUnit u = unit(name, "q", "1", 0, 100);
+  u.status.phase = "Running";
+  u.status.admissions = {{"koord-queue/default-requirement", 1, std::nullopt, 1, std::nullopt}};
+  return u;
+}
+
+TEST(SchedulerIndexes, a_priority_cursor_resets_exactly_three_minutes_after_the_last_reset) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "2"}}));
+  d.input(quiet_queue("q"));
+  const int64_t start = d.time;
+  d.input(unit("big", "q", "4"));  // fails: the cursor stays on it
+  const auto& q = d.s.queues().at("q");
+  ASSERT_TRUE(q.cursor.has_value());
+  EXPECT_EQ(timer_of(d.s, "q"), start + kThreeMinutes);
+  d.s.advance_to(start + kThreeMinutes - 1);
+  EXPECT_TRUE(q.cursor.has_value());
+  d.s.advance_to(start + kThreeMinutes);
+  EXPECT_FALSE(q.cursor.has_value());
+  EXPECT_EQ(q.last_reset, start + kThreeMinutes);
+  EXPECT_EQ(timer_of(d.s, "q"), std::nullopt);
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+}
+
+TEST(SchedulerIndexes, a_block_expires_exactly_three_minutes_after_the_last_activity_and_wakes_the_blocker) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "2"}}));
+  d.input(quiet_queue("q", "Block"));
+  const int64_t start = d.time;
+  d.input(unit("big", "q", "4"));
+  const auto& q = d.s.queues().at("q");
+  ASSERT_EQ(q.blocked.count("q"), 1u);
+  EXPECT_EQ(q.last_activity, start);
+  EXPECT_EQ(timer_of(d.s, "q"), start + kThreeMinutes);
+  d.s.advance_to(start + kThreeMinutes - 1);
+  EXPECT_EQ(q.blocked.count("q"), 1u);
+  d.s.advance_to(start + kThreeMinutes);
+  EXPECT_TRUE(q.blocked.empty());
+  EXPECT_FALSE(d.s.units().at("default/big").backoff_until.has_value());
+  EXPECT_EQ(timer_of(d.s, "q"), std::nullopt);
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+}
+
+TEST(SchedulerIndexes, an_unchanged_publication_moves_to_the_next_interval_when_due) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "2"}}));
+  const auto first = d.input(queue("q", "Priority", {{"koord-queue/queue-items-refresh-interval", "2s"}}));
+  ASSERT_EQ(of_kind(first, DecisionKind::kPublishQueueItems).size(), 1u);
+  const auto& q = d.s.queues().at("q");
+  const int64_t due = d.time + 2 * kSec;
+  EXPECT_EQ(q.next_publish, due);
+  EXPECT_EQ(timer_of(d.s, "q"), due);
+  d.s.advance_to(due - 1);
+  EXPECT_EQ(q.next_publish, due);
+  // The (empty) list would not change: skipped to the next interval.
+  d.s.advance_to(due);
+  EXPECT_EQ(q.next_publish, due + 2 * kSec);
+  EXPECT_EQ(timer_of(d.s, "q"), due + 2 * kSec);
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+}
+
+TEST(SchedulerIndexes, a_deleted_queue_leaves_no_timer) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "2"}}));
+  d.input(queue("q"));
+  EXPECT_TRUE(timer_of(d.s, "q").has_value());
+  d.input(queue("q"), true);
+  EXPECT_EQ(timer_of(d.s, "q"), std::nullopt);
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+}
+
+// Until the Queue shows a list (published by koordq or observed on the object), a due
+// publication has nothing to compare with: no timer, so records do not visit the queue.
+TEST(SchedulerIndexes, a_publication_has_a_timer_once_the_queue_shows_a_list) {
+  SchedulerDriver d;
+  const int64_t start = d.time;
+  d.s.advance_to(start);
+  d.s.apply_object(queue("q"), false);
+  EXPECT_EQ(timer_of(d.s, "q"), std::nullopt);
+  schema::Queue shown = queue("q");
+  shown.metadata.resource_version = "2";
+  shown.status.queue_item_details = schema::QueueItemDetails{};
+  d.s.apply_object(shown, false);  // only the status changed: not a change of the Queue
+  EXPECT_EQ(timer_of(d.s, "q"), start);
+  d.s.advance_to(start + 1);  // the shown (empty) list is what it would publish: next interval
+  EXPECT_EQ(d.s.queues().at("q").next_publish, start + 1 + 15 * kSec);
+  EXPECT_EQ(timer_of(d.s, "q"), start + 1 + 15 * kSec);
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+}
+
+TEST(SchedulerIndexes, a_deactivated_unit_is_indexed_until_its_deactivation_is_decided) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "4"}}));
+  d.input(quiet_queue("q"));
+  auto u = running_unit("job1");
+  d.input(u);
+  EXPECT_FALSE(indexed(d, "default/job1"));
+  u.spec.active = false;
+  u.metadata.resource_version = "500";
+  d.s.advance_to(d.time + kSec);
+  d.s.apply_object(u, false);
+  EXPECT_TRUE(indexed(d, "default/job1"));
+  EXPECT_EQ(of_kind(d.round(), DecisionKind::kDeactivated).size(), 1u);
+  EXPECT_FALSE(indexed(d, "default/job1"));
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+}
+
+TEST(SchedulerIndexes, a_running_unit_with_a_time_limit_is_indexed_until_the_excess_is_reported) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "4"}}));
+  d.input(quiet_queue("q"));
+  auto u = running_unit("job1");
+  u.spec.maximum_execution_time_seconds = 1;
+  const int64_t start = d.time;
+  d.input(u);
+  EXPECT_TRUE(indexed(d, "default/job1"));
+  EXPECT_EQ(d.s.execution_limited().count("default/job1"), 1u);
+  EXPECT_EQ(d.s.next_deadline(), start + kSec);
+  EXPECT_TRUE(of_kind(d.tick(start + 999 * kMs), DecisionKind::kMaxExecExceeded).empty());
+  EXPECT_EQ(of_kind(d.tick(start + kSec), DecisionKind::kMaxExecExceeded).size(), 1u);
+  EXPECT_FALSE(indexed(d, "default/job1"));
+  EXPECT_TRUE(d.s.execution_limited().empty());
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+}
+
+TEST(SchedulerIndexes, an_observed_scheduling_result_is_indexed_until_its_event_is_decided) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "4"}}));
+  d.input(quiet_queue("q"));
+  auto u = running_unit("job1");
+  d.input(u);
+  u.status.phase = "SchedSucceed";
+  u.metadata.resource_version = "700";
+  d.s.advance_to(d.time + kSec);
+  d.s.apply_object(u, false);
+  EXPECT_TRUE(indexed(d, "default/job1"));
+  EXPECT_EQ(of_kind(d.round(), DecisionKind::kPhaseEvent).size(), 1u);
+  EXPECT_FALSE(indexed(d, "default/job1"));
+}
+
+TEST(SchedulerIndexes, a_unit_leaves_its_old_queues_index_when_it_moves_or_goes) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "4"}}));
+  d.input(quota("r", "", {{"cpu", "4"}}));
+  d.input(quiet_queue("q"));
+  d.input(quiet_queue("r"));
+  auto u = running_unit("job1");
+  u.spec.maximum_execution_time_seconds = 100;
+  d.input(u);
+  EXPECT_TRUE(indexed(d, "default/job1"));
+  u.metadata.labels["quota.scheduling.koordinator.sh/name"] = "r";
+  u.metadata.resource_version = "800";
+  d.input(u);
+  EXPECT_FALSE(indexed(d, "default/job1"));
+  EXPECT_EQ(d.s.queues().at("r").housekeeping.count("default/job1"), 1u);
+  d.input(u, true);
+  EXPECT_TRUE(d.s.queues().at("r").housekeeping.empty());
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+}
+
+TEST(SchedulerIndexes, a_unit_without_its_queue_is_indexed_until_reported_or_mapped) {
+  SchedulerDriver d;
+  const int64_t start = d.time;
+  d.input(unit("lost", "missing", "1"));
+  d.input(unit("found", "later", "1"));
+  EXPECT_EQ(d.s.unmapped_pending(), (std::set<std::string>{"default/found", "default/lost"}));
+  EXPECT_EQ(d.s.next_deadline(), start + 10 * kSec);
+  d.at(start + 5 * kSec);
+  d.input(quota("later", "", {{"cpu", "4"}}));
+  d.input(queue("later"));
+  EXPECT_EQ(d.s.unmapped_pending(), std::set<std::string>{"default/lost"});
+  const auto round = d.tick(start + 10 * kSec);
+  const auto reported = of_kind(round, DecisionKind::kQueueNotFound);
+  ASSERT_EQ(reported.size(), 1u);
+  EXPECT_EQ(target_name(*reported[0]), "default/lost");
+  EXPECT_TRUE(d.s.unmapped_pending().empty());
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+}
+
+}  // namespace
+}  // namespace koordq::testing
