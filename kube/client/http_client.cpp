@@ -14,6 +14,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <openssl/ssl.h>
+#include <poll.h>
 
 #include "kube/client/rate_limiter.hpp"
 
@@ -123,13 +124,19 @@ struct HttpClient::Impl {
     return std::uniform_real_distribution<double>(0.0, 1.0)(random);
   }
 
+  // A pooled connection the server has not closed meanwhile (an idle connection has nothing to
+  // read: a readable socket means end of stream, or bytes nobody asked for).
   std::unique_ptr<Connection> take_idle() {
     std::lock_guard lock(pool_mutex);
-    if (idle.empty()) return nullptr;
-    std::unique_ptr<Connection> connection = std::move(idle.back());
-    idle.pop_back();
-    connection->reused = true;
-    return connection;
+    while (!idle.empty()) {
+      std::unique_ptr<Connection> connection = std::move(idle.back());
+      idle.pop_back();
+      pollfd poll_fd{connection->tcp().socket().native_handle(), POLLIN, 0};
+      if (::poll(&poll_fd, 1, 0) != 0) continue;
+      connection->reused = true;
+      return connection;
+    }
+    return nullptr;
   }
 
   void give_back(std::unique_ptr<Connection> connection) {
