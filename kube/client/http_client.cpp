@@ -140,13 +140,16 @@ struct HttpClient::Impl {
   }
 
   void give_back(std::unique_ptr<Connection> connection) {
-    connection->buffer.clear();
+    connection->buffer.consume(connection->buffer.size());
     std::lock_guard lock(pool_mutex);
     if (idle.size() < options.max_idle_connections) idle.push_back(std::move(connection));
   }
 
   Result<std::unique_ptr<Connection>> open(Cancellation* cancellation) {
     auto connection = std::make_unique<Connection>();
+    // Beast reads at most the buffer's free capacity (512 bytes when it is empty): a LIST page of
+    // megabytes would take thousands of reads.
+    connection->buffer.reserve(256 * 1024);
     asio::ip::tcp::resolver resolver(connection->context);
     asio::ip::tcp::resolver::results_type endpoints;
     error_code ec = run(*connection, cancellation, [&](auto handler) {
@@ -398,24 +401,47 @@ Result<StreamOutcome> HttpClient::stream(const Request& request, const std::func
   StreamOutcome outcome;
   outcome.status = static_cast<int>(parser.get().result_int());
   bool success = outcome.status >= 200 && outcome.status < 300;
-  std::vector<char> buffer(64 * 1024);
+  // One socket read per 64 KiB, then the parser runs over what was read: a read per HTTP chunk
+  // (one per event) would cost an I/O cycle for every event.
+  std::vector<char> body(64 * 1024);
+  auto deliver = [&](size_t got) -> Status {
+    if (got == 0) return ok_status();
+    std::string_view piece(body.data(), got);
+    if (success) return on_body(piece);
+    if (outcome.error_body.size() < (size_t{1} << 20)) outcome.error_body.append(piece);
+    return ok_status();
+  };
   while (!parser.is_done()) {
-    parser.get().body().data = buffer.data();
-    parser.get().body().size = buffer.size();
+    while (c.buffer.size() > 0 && !parser.is_done()) {
+      parser.get().body().data = body.data();
+      parser.get().body().size = body.size();
+      error_code ec;
+      size_t used = parser.put(c.buffer.data(), ec);
+      c.buffer.consume(used);
+      Status delivered = deliver(body.size() - parser.get().body().size);
+      if (!delivered.ok()) return delivered.error();
+      if (ec == http::error::need_more) break;
+      if (ec && ec != http::error::need_buffer) return make_error(impl.what(request) + ": stream: " + ec.message());
+    }
+    if (parser.is_done()) break;
     c.tcp().expires_after(idle_timeout);
+    size_t read = 0;
     error_code ec = impl.with_stream(c, [&](auto& stream) {
-      return run(c, cancellation, [&](auto handler) { http::async_read_some(stream, c.buffer, parser, handler); });
+      return run(c, cancellation, [&](auto handler) {
+        stream.async_read_some(c.buffer.prepare(256 * 1024), [&read, handler](error_code e, size_t n) mutable {
+          read = n;
+          handler(e);
+        });
+      });
     });
-    if (ec == http::error::need_buffer) ec = {};
-    size_t got = buffer.size() - parser.get().body().size;
-    if (got > 0) {
-      std::string_view piece(buffer.data(), got);
-      if (success) {
-        Status consumed = on_body(piece);
-        if (!consumed.ok()) return consumed.error();
-      } else if (outcome.error_body.size() < (size_t{1} << 20)) {
-        outcome.error_body.append(piece);
-      }
+    c.buffer.commit(read);
+    if (ec == asio::error::eof || ec == ssl::error::stream_truncated) {
+      parser.get().body().data = body.data();
+      parser.get().body().size = body.size();
+      error_code eof_ec;
+      parser.put_eof(eof_ec);
+      if (!eof_ec && parser.is_done()) break;
+      return make_error(impl.what(request) + ": stream ended: the server closed the connection mid-answer");
     }
     if (ec) return make_error(impl.what(request) + ": stream ended: " + describe(ec));
   }

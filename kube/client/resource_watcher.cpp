@@ -51,6 +51,11 @@ struct ResourceWatcher::Impl {
     const std::string path = owner.resource_.path();
     while (!stopped()) {
       ListSnapshot snapshot;
+      // Pages are kept apart and joined at the end: growing one vector page by page would copy
+      // every object again at each reallocation (a decoded object's move may throw, so the
+      // vector copies).
+      std::vector<std::vector<schema::DecodedObject>> pages;
+      size_t listed = 0;
       std::string continue_token;
       bool restart = false;
       do {
@@ -69,6 +74,8 @@ struct ResourceWatcher::Impl {
           owner.stats_.expired.fetch_add(1);
           problem("LIST " + owner.resource_.describe() + ": continue token expired (410); listing again");
           snapshot = {};
+          pages.clear();
+          listed = 0;
           continue_token.clear();
           continue;
         }
@@ -85,17 +92,23 @@ struct ResourceWatcher::Impl {
           restart = true;
           break;
         }
-        size_t offset = snapshot.items.size() + snapshot.rejected.size();
         for (schema::RejectedItem& rejected : page->rejected) {
-          rejected.index += offset;
+          rejected.index += listed;
           snapshot.rejected.push_back(std::move(rejected));
         }
-        snapshot.items.reserve(snapshot.items.size() + page->items.size());
-        for (schema::DecodedObject& item : page->items) snapshot.items.push_back(std::move(item));
+        listed += page->items.size() + page->rejected.size();
+        pages.push_back(std::move(page->items));
         snapshot.resource_version = std::move(page->resource_version);
         continue_token = std::move(page->continue_token);
       } while (!continue_token.empty());
       if (!restart) {
+        size_t total = 0;
+        for (const auto& items : pages) total += items.size();
+        snapshot.items.reserve(total);
+        for (auto& items : pages) {
+          for (schema::DecodedObject& item : items) snapshot.items.push_back(std::move(item));
+        }
+        pages.clear();
         if (snapshot.resource_version.empty()) {
           problem("LIST " + owner.resource_.describe() + ": the answer has no metadata.resourceVersion");
         } else {

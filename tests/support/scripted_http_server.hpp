@@ -7,6 +7,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -72,6 +73,13 @@ class ScriptedHttpServer {
   int port() const { return port_; }
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
 
+  // Answers every request not covered by script() (benchmarks: replies made on demand).
+  void respond_with(std::function<ScriptedReply(const ReceivedRequest&)> responder) {
+    std::lock_guard lock(mutex_);
+    responder_ = std::move(responder);
+    changed_.notify_all();
+  }
+
   void script(ScriptedReply reply) {
     std::lock_guard lock(mutex_);
     replies_.push_back(std::move(reply));
@@ -120,10 +128,14 @@ class ScriptedHttpServer {
         for (const auto& field : request) got.headers[std::string(field.name_string())] = std::string(field.value());
         received_.push_back(std::move(got));
         changed_.notify_all();
-        changed_.wait(lock, [&] { return stopping_ || !replies_.empty(); });
+        changed_.wait(lock, [&] { return stopping_ || !replies_.empty() || responder_; });
         if (stopping_) break;
-        reply = std::move(replies_.front());
-        replies_.pop_front();
+        if (!replies_.empty()) {
+          reply = std::move(replies_.front());
+          replies_.pop_front();
+        } else {
+          reply = responder_(received_.back());
+        }
       }
       for (const std::string& bytes : reply.writes) {
         boost::asio::write(socket, boost::asio::buffer(bytes), ec);
@@ -145,6 +157,7 @@ class ScriptedHttpServer {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<ScriptedReply> replies_;
+  std::function<ScriptedReply(const ReceivedRequest&)> responder_;
   std::vector<ReceivedRequest> received_;
   std::vector<int> open_fds_;
   std::atomic<size_t> connections_{0};
