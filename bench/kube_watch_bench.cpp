@@ -1,0 +1,233 @@
+// Kubernetes I/O throughput (design.md §7): watch events through the HTTP client, the stream
+// parser and the decoder from a local socket server, next to simdjson parsing the same event bytes
+// alone (the baseline); and a 150k-object paginated LIST decoded into one relist snapshot.
+// Events are the realistic QueueUnit of tests/fixtures (4.9 KB: pod templates, managedFields,
+// admissions), each with its own name and resourceVersion, one per HTTP chunk as the API server
+// sends them.
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <simdjson.h>
+
+#include "kube/client/http_client.hpp"
+#include "kube/client/resource_watcher.hpp"
+#include "kube/client/watch_stream.hpp"
+#include "tests/support/json_fixtures.hpp"
+#include "tests/support/scripted_http_server.hpp"
+
+namespace koordq::kube {
+namespace {
+
+constexpr int kEvents = 20'000;
+
+// The fixture object with its name and resourceVersion replaced.
+std::string object_variant(int n) {
+  static const std::string event = [] {
+    std::string text = testing::read_fixture("queue_unit_watch_event.json");
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    return text;
+  }();
+  static const std::string object =
+      event.substr(event.find("\"object\":") + 9, event.size() - 10 - event.find("\"object\":"));
+  std::string out = object;
+  auto replace = [&](const std::string& from, const std::string& to) {
+    size_t at = out.find(from);
+    if (at != std::string::npos) out.replace(at, from.size(), to);
+  };
+  replace("\"resourceVersion\":\"48213\"", "\"resourceVersion\":\"" + std::to_string(100000 + n) + "\"");
+  replace("\"uid\":\"c0ffee00-1234-4a5b-9c8d-0e1f2a3b4c5d\"", "\"uid\":\"uid-" + std::to_string(n) + "\"");
+  replace("\"name\":\"resnet50-train\",\"namespace\"", "\"name\":\"job-" + std::to_string(n) + "\",\"namespace\"");
+  return out;
+}
+
+const std::vector<std::string>& event_lines() {
+  static const std::vector<std::string> lines = [] {
+    std::vector<std::string> out;
+    for (int i = 0; i < kEvents; ++i) out.push_back("{\"type\":\"MODIFIED\",\"object\":" + object_variant(i) + "}\n");
+    return out;
+  }();
+  return lines;
+}
+
+size_t stream_bytes() {
+  size_t total = 0;
+  for (const std::string& line : event_lines()) total += line.size();
+  return total;
+}
+
+// The whole WATCH answer: one event per chunk, then the last chunk.
+const std::string& watch_response() {
+  static const std::string response = [] {
+    std::string out = testing::chunked_header();
+    for (const std::string& line : event_lines()) out += testing::chunk(line);
+    return out + testing::kLastChunk;
+  }();
+  return response;
+}
+
+void count(benchmark::State& state) {
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kEvents);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * stream_bytes()));
+}
+
+// Baseline: simdjson's DOM parse of each event's bytes, nothing else.
+void BM_SimdjsonParseEvents(benchmark::State& state) {
+  simdjson::dom::parser parser;
+  for (auto _ : state) {
+    for (const std::string& line : event_lines()) {
+      simdjson::dom::element root;
+      if (parser.parse(line.data(), line.size(), true).get(root) != simdjson::SUCCESS) state.SkipWithError("parse");
+      benchmark::DoNotOptimize(root);
+    }
+  }
+  count(state);
+}
+BENCHMARK(BM_SimdjsonParseEvents)->Unit(benchmark::kMillisecond);
+
+WatchEventReader::Handlers counting_handlers(int& events) {
+  WatchEventReader::Handlers handlers;
+  handlers.on_event = [&events](schema::WatchEvent&& event) {
+    benchmark::DoNotOptimize(event);
+    ++events;
+    return ok_status();
+  };
+  return handlers;
+}
+
+// The stream parser and the decoder on the body bytes in 64 KiB pieces, without a socket.
+void BM_WatchReaderInMemory(benchmark::State& state) {
+  const auto mode = static_cast<schema::RawObjectMode>(state.range(0));
+  std::string body;
+  for (const std::string& line : event_lines()) body += line;
+  for (auto _ : state) {
+    WatchEventReader reader(schema::ObjectKind::kQueueUnit, mode);
+    int events = 0;
+    auto handlers = counting_handlers(events);
+    for (size_t at = 0; at < body.size(); at += 64 * 1024) {
+      if (!reader.feed(std::string_view(body).substr(at, 64 * 1024), handlers).ok()) state.SkipWithError("feed");
+    }
+    if (events != kEvents) state.SkipWithError("events lost");
+  }
+  state.SetLabel(schema::raw_object_mode_name(mode));
+  count(state);
+}
+BENCHMARK(BM_WatchReaderInMemory)
+    ->Arg(static_cast<int>(schema::RawObjectMode::kOff))
+    ->Arg(static_cast<int>(schema::RawObjectMode::kRedacted))
+    ->Unit(benchmark::kMillisecond);
+
+std::unique_ptr<HttpClient> local_client(const testing::ScriptedHttpServer& server) {
+  ClientConfig config;
+  (void)parse_server_url(server.url(), config);
+  HttpOptions options;
+  options.qps = 0;
+  return std::move(HttpClient::create(config, options).value());
+}
+
+// A WATCH answer of 20k events from a local server thread, through HttpClient::stream (chunked
+// decoding), the stream parser and the decoder: wall-clock time of the receiving thread.
+void BM_WatchFromLocalSocket(benchmark::State& state) {
+  const auto mode = static_cast<schema::RawObjectMode>(state.range(0));
+  testing::ScriptedHttpServer server;
+  auto client = local_client(server);
+  Request request;
+  request.target = "/apis/scheduling.x-k8s.io/v1alpha1/queueunits?watch=true";
+  for (auto _ : state) {
+    state.PauseTiming();
+    server.script({{watch_response()}});
+    state.ResumeTiming();
+    WatchEventReader reader(schema::ObjectKind::kQueueUnit, mode);
+    int events = 0;
+    auto handlers = counting_handlers(events);
+    Result<StreamOutcome> outcome = client->stream(
+        request, [&](std::string_view piece) { return reader.feed(piece, handlers); }, std::chrono::seconds(60));
+    if (!outcome.ok() || events != kEvents) state.SkipWithError("stream failed or events lost");
+  }
+  state.SetLabel(schema::raw_object_mode_name(mode));
+  count(state);
+}
+BENCHMARK(BM_WatchFromLocalSocket)
+    ->Arg(static_cast<int>(schema::RawObjectMode::kOff))
+    ->Arg(static_cast<int>(schema::RawObjectMode::kRedacted))
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+class RelistSink : public WatchSink {
+ public:
+  void on_relist(const WatchedResource&, ListSnapshot list) override {
+    std::lock_guard lock(mutex_);
+    items_ = list.items.size();
+    done_ = true;
+    changed_.notify_all();
+  }
+  void on_event(const WatchedResource&, schema::WatchEvent) override {}
+  void on_bookmark(const WatchedResource&, const std::string&) override {}
+  size_t wait() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return done_; });
+    return items_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  size_t items_ = 0;
+  bool done_ = false;
+};
+
+// 150,000 QueueUnits listed in 300 pages of 500 from a local server by ResourceWatcher: the time
+// from the first request to the complete snapshot (every item decoded and kept).
+void BM_List150kQueueUnits(benchmark::State& state) {
+  const auto mode = static_cast<schema::RawObjectMode>(state.range(0));
+  constexpr int kPageSize = 500;
+  constexpr int kPages = 300;
+  std::string items;
+  for (int i = 0; i < kPageSize; ++i) items += (i ? "," : "") + object_variant(i);
+  auto page = [&](bool last) {
+    return testing::http_reply(
+        200, std::string("{\"apiVersion\":\"scheduling.x-k8s.io/v1alpha1\",\"kind\":\"QueueUnitList\",\"metadata\":{") +
+                 "\"resourceVersion\":\"200000\"" + (last ? "" : ",\"continue\":\"more\"") + "},\"items\":[" + items +
+                 "]}");
+  };
+  const std::string middle = page(false);
+  const std::string last = page(true);
+  size_t listed = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    testing::ScriptedHttpServer server;
+    int served = 0;
+    server.respond_with([&](const testing::ReceivedRequest& request) -> testing::ScriptedReply {
+      if (request.target.find("watch=true") != std::string::npos) return {{testing::chunked_header()}};
+      return {{++served == kPages ? last : middle}};
+    });
+    auto client = local_client(server);
+    RelistSink sink;
+    WatcherOptions options;
+    options.page_size = kPageSize;
+    options.raw_mode = mode;
+    ResourceWatcher watcher(*client, queue_units_resource(), sink, options);
+    state.ResumeTiming();
+    watcher.start();
+    listed = sink.wait();
+    state.PauseTiming();
+    watcher.stop();
+    state.ResumeTiming();
+  }
+  if (listed != size_t{kPageSize} * kPages) state.SkipWithError("items lost");
+  state.SetLabel(schema::raw_object_mode_name(mode));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kPageSize * kPages);
+}
+BENCHMARK(BM_List150kQueueUnits)
+    ->Arg(static_cast<int>(schema::RawObjectMode::kOff))
+    ->Arg(static_cast<int>(schema::RawObjectMode::kRedacted))
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kSecond);
+
+}  // namespace
+}  // namespace koordq::kube
+
+BENCHMARK_MAIN();
