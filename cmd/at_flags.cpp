@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "api/read_params.hpp"
 #include "cmd/flag_reader.hpp"
 #include "cmd/object_names.hpp"
 #include "cmd/usage_error.hpp"
@@ -76,7 +77,7 @@ Result<size_t> read_object(const std::vector<std::string>& words, size_t first, 
   return invalid_value(kCommand, "OBJECT", word, kObjectForms);
 }
 
-// §16.4's messages, word for word.
+// §16.4's messages, word for word; the integers are read as the API reads them (api::parse_count).
 Status read_phases(const std::string& value, std::vector<std::string>& out) {
   size_t start = 0;
   while (true) {
@@ -94,7 +95,7 @@ Status read_phases(const std::string& value, std::vector<std::string>& out) {
 
 Status read_paging(const ParsedFlags& flags, AtOptions& o) {
   if (auto limit = flags.value("--limit")) {
-    const std::optional<int64_t> parsed = parse_integer(*limit);
+    const std::optional<int64_t> parsed = api::parse_count(*limit);
     if (!parsed || *parsed < 1 || *parsed > 10000) {
       return usage_error_verbatim(
           kCommand, "invalid value \"" + *limit + "\" for parameter limit: must be an integer between 1 and 10000");
@@ -102,8 +103,8 @@ Status read_paging(const ParsedFlags& flags, AtOptions& o) {
     o.limit = *parsed;
   }
   if (auto offset = flags.value("--offset")) {
-    const std::optional<int64_t> parsed = parse_integer(*offset);
-    if (!parsed || *parsed < 0) {
+    const std::optional<int64_t> parsed = api::parse_count(*offset);
+    if (!parsed) {
       return usage_error_verbatim(kCommand,
                                   "invalid value \"" + *offset + "\" for parameter offset: must be an integer >= 0");
     }
