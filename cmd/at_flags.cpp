@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "api/read_params.hpp"
 #include "cmd/flag_reader.hpp"
 #include "cmd/object_names.hpp"
 #include "cmd/usage_error.hpp"
@@ -76,7 +77,7 @@ Result<size_t> read_object(const std::vector<std::string>& words, size_t first, 
   return invalid_value(kCommand, "OBJECT", word, kObjectForms);
 }
 
-// §16.4's messages, word for word.
+// §16.4's messages, word for word; the integers are read as the API reads them (api::parse_count).
 Status read_phases(const std::string& value, std::vector<std::string>& out) {
   size_t start = 0;
   while (true) {
@@ -94,7 +95,7 @@ Status read_phases(const std::string& value, std::vector<std::string>& out) {
 
 Status read_paging(const ParsedFlags& flags, AtOptions& o) {
   if (auto limit = flags.value("--limit")) {
-    const std::optional<int64_t> parsed = parse_integer(*limit);
+    const std::optional<int64_t> parsed = api::parse_count(*limit);
     if (!parsed || *parsed < 1 || *parsed > 10000) {
       return usage_error_verbatim(
           kCommand, "invalid value \"" + *limit + "\" for parameter limit: must be an integer between 1 and 10000");
@@ -102,8 +103,8 @@ Status read_paging(const ParsedFlags& flags, AtOptions& o) {
     o.limit = *parsed;
   }
   if (auto offset = flags.value("--offset")) {
-    const std::optional<int64_t> parsed = parse_integer(*offset);
-    if (!parsed || *parsed < 0) {
+    const std::optional<int64_t> parsed = api::parse_count(*offset);
+    if (!parsed) {
       return usage_error_verbatim(kCommand,
                                   "invalid value \"" + *offset + "\" for parameter offset: must be an integer >= 0");
     }
@@ -146,8 +147,9 @@ const CommandSpec& at_command_spec() {
       .arguments =
           {
               {"WHEN",
-               "an RFC3339 time (2026-04-20T10:00:00.250+02:00): the state after the last record at or before it; "
-               "or rev:N (N >= 1): the state after record N"},
+               "an RFC3339 time not in the future (2026-04-20T10:00:00.250+02:00): the state after the last record "
+               "at or before it, the latest state after the newest record; or rev:N (N >= 1): the state after "
+               "record N"},
               {"OBJECT", "what to show, below"},
           },
       .flag_groups =
@@ -157,7 +159,8 @@ const CommandSpec& at_command_spec() {
                    kJournalDirFlag,
                    kExportFlag,
                    {"-o", "--output", "FORMAT", "table on a terminal, else json; json for unit and debug",
-                    "json, yaml or table; unit and debug have no table; metrics takes no -o"},
+                    "json (the live body), yaml (the same document) or table; unit and debug have no table; metrics "
+                    "takes no -o"},
                    {"--phase", "", "PHASES", "all",
                     "comma-separated effective phases to keep, e.g. Enqueued,Running (queue and quota only)"},
                    {"--limit", "", "N", "1000",
@@ -172,11 +175,16 @@ const CommandSpec& at_command_spec() {
               {"Objects",
                {
                    {"queues", "every Queue (QueueList, as GET .../v1alpha1/queues)"},
-                   {"queue NAME", "the units of one Queue (QueueUnitsSummary)"},
+                   {"queue NAME",
+                    "the units of one Queue (QueueUnitsSummary, as .../queues/NAME/queueunits): its waiting and "
+                    "assumed units; with --phase every unit mapped to it"},
                    {"quotas", "every ElasticQuota (ElasticQuotaList)"},
-                   {"quota NAME", "the units of one ElasticQuota (QueueUnitsSummary)"},
+                   {"quota NAME",
+                    "every unit whose quota name is NAME (QueueUnitsSummary, as .../elasticquotas/NAME/queueunits)"},
                    {"unit NS/NAME", "one QueueUnit's summary item followed by its full status"},
-                   {"metrics", "the Prometheus text of the families rebuilt from the journal"},
+                   {"metrics",
+                    "the Prometheus text of the queueing families and job_scheduling_e2e_latency as the leader "
+                    "served them; process-local families are left out"},
                    {"debug elasticquota", "the debug API body of GET /apis/v1/elasticquota"},
                    {"debug queue", "the debug API body of GET /apis/v1/queue"},
                    {"debug userquota", "the debug API body of GET /apis/v1/userquota"},

@@ -15,7 +15,7 @@ build_pkgs=(
 # End-to-end tests: the real control plane of ../shared/harness and the real clients.
 # kubernetes-client is never installed: it conflicts with a preinstalled kubectl.
 test_pkgs=(
-  curl openssl jq iproute2 python3 python3-kubernetes
+  curl openssl jq iproute2 python3 python3-kubernetes python3-yaml
   etcd-server etcd-client prometheus
   golang-go rsync make libc6-dev golang-github-modern-go-reflect2-dev
   clang-14 libclang-rt-14-dev
