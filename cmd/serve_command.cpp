@@ -2,6 +2,7 @@
 #include <system_error>
 
 #include "base/log.hpp"
+#include "cmd/cluster_runner.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/serve_startup_log.hpp"
@@ -28,9 +29,11 @@ int run_serve(const ServeOptions& options) {
     }
     return run_simulation(options);
   }
-  log_serve_endpoints(options);
-  KQ_LOG_ERROR("serve: running against a cluster is not built yet (Kubernetes I/O); use --simulate");
-  return kExitCheckFailed;
+  if (Status created = create_journal_dir(options.journal_dir); !created.ok()) {
+    KQ_LOG_ERROR("{}", created.message());
+    return kExitJournalUnreadable;
+  }
+  return run_cluster(options);
 }
 
 }  // namespace koordq::cmd

@@ -241,6 +241,12 @@ Status ServeSurfaces::initial_sync_done() {
   return ok_status();
 }
 
+Status ServeSurfaces::became_leader() {
+  if (leader_.exchange(true)) return ok_status();
+  if (synced_.load() && options_.enable_visibility_server) return start_visibility();
+  return ok_status();
+}
+
 Status ServeSurfaces::start_visibility() {
   std::optional<api::CertificatePair> generated;
   std::string client_ca = options_.visibility_client_ca_file;

@@ -39,6 +39,9 @@ class ServeSurfaces {
   // The initial LIST of every watched resource is applied: /readyz turns ready, the debug API's
   // /apis/v1 endpoints answer, and the visibility API starts on the leader.
   Status initial_sync_done();
+  // This replica leads from now on (its `role` record is applied): the queueing families, the
+  // debug API's /apis/v1 endpoints and, once synced, the visibility API.
+  Status became_leader();
   // Stops every listener (answers being written finish first); before the journal closes.
   void stop();
 

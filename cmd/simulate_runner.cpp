@@ -24,7 +24,9 @@
 #include "cmd/exit_codes.hpp"
 #include "cmd/serve_config.hpp"
 #include "cmd/serve_startup_log.hpp"
+#include "cmd/serve_state.hpp"
 #include "cmd/serve_surfaces.hpp"
+#include "cmd/sync_appender.hpp"
 #include "journal/journal.hpp"
 #include "journal/retention.hpp"
 #include "journal/watch_record.hpp"
@@ -48,51 +50,6 @@ int64_t wall_now() {
       .count();
 }
 
-schema::RawObjectMode raw_mode_of(const ServeOptions& o) {
-  switch (o.journal_raw_objects) {
-    case RawObjectsMode::full:
-      return schema::RawObjectMode::kFull;
-    case RawObjectsMode::off:
-      return schema::RawObjectMode::kOff;
-    case RawObjectsMode::redacted:
-      break;
-  }
-  return schema::RawObjectMode::kRedacted;
-}
-
-// Appends bodies and waits until each is durable; returns their seqs in order.
-class SyncAppender {
- public:
-  explicit SyncAppender(journal::GroupCommitWriter& writer) : writer_(writer) {}
-
-  Result<std::vector<uint64_t>> append(std::vector<std::unique_ptr<journal::RecordBody>> bodies) {
-    std::vector<uint64_t> seqs(bodies.size(), 0);
-    std::optional<Error> failure;
-    size_t outstanding = bodies.size();
-    for (size_t i = 0; i < bodies.size(); ++i) {
-      writer_.append(std::move(bodies[i]), [&, i](const Result<journal::AppendedRecord>& r) {
-        std::lock_guard lock(mu_);
-        if (r.ok()) {
-          seqs[i] = r->seq;
-        } else if (!failure) {
-          failure = r.error();
-        }
-        --outstanding;
-        cv_.notify_all();
-      });
-    }
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return outstanding == 0; });
-    if (failure) return *failure;
-    return seqs;
-  }
-
- private:
-  journal::GroupCommitWriter& writer_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-};
-
 class SimulationLoop {
  public:
   // `published_now` follows the simulated "now" (the clock asOf may not pass); `on_synced` runs
@@ -110,7 +67,8 @@ class SimulationLoop {
         now_(now),
         last_append_(now),
         virtual_(options.simulate_clock == SimulateClock::virtual_time),
-        tick_policy_{options.tick_min_interval_ns} {}
+        tick_policy_{options.tick_min_interval_ns},
+        upkeep_(options, journal, engine) {}
 
   int run(int64_t end) {
     while (!g_stop.load()) {
@@ -131,8 +89,7 @@ class SimulationLoop {
       }
       if (int code = cycle(); code != kExitSuccess) return code;
       if (on_synced_) std::exchange(on_synced_, nullptr)();
-      snapshot_if_due();
-      enforce_retention();
+      upkeep_.after_cycle();
     }
     return kExitSuccess;
   }
@@ -149,25 +106,13 @@ class SimulationLoop {
         if (schema::kind_of(o) == kind) known.push_back(o);
       }
       for (const auto& e : kube::relist_diff(known, cluster_.list(kind))) {
-        pending_.push_back({now_, journal::make_watch_body(e.event, raw_mode_of(options_), e.synthesized)});
+        pending_.push_back({now_, journal::make_watch_body(e.event, raw_object_mode_of(options_), e.synthesized)});
       }
       pending_.push_back({now_, actors::make_relist_body(actors::RelistPhase::kEnd, kind, rv)});
     }
   }
 
-  // The state after the last applied record, stored as a snapshot (on shutdown, and every
-  // --snapshot-every records), so a restart or a time-travel read replays only the tail.
-  void snapshot() {
-    engine_.read_state([&](const actors::Scheduler& s, uint64_t seq) {
-      if (seq == 0 || seq == last_snapshot_) return;
-      last_snapshot_ = seq;
-      if (Status st = actors::write_state_snapshot(journal_, s, seq, s.now(), journal_.uuid()); !st.ok()) {
-        KQ_LOG_ERROR("snapshot at seq {} failed: {}", seq, st.message());
-        return;
-      }
-      KQ_V(5)("snapshot at seq {}", seq);
-    });
-  }
+  void snapshot() { upkeep_.snapshot(); }
 
  private:
   struct Input {
@@ -176,7 +121,7 @@ class SimulationLoop {
   };
 
   void queue_watch(int64_t time, const schema::WatchEvent& event) {
-    pending_.push_back({time, journal::make_watch_body(event, raw_mode_of(options_))});
+    pending_.push_back({time, journal::make_watch_body(event, raw_object_mode_of(options_))});
   }
 
   int64_t next_time() const {
@@ -229,25 +174,6 @@ class SimulationLoop {
     return kExitSuccess;
   }
 
-  void snapshot_if_due() {
-    if (engine_.applied_seq() >= last_snapshot_ + static_cast<uint64_t>(options_.snapshot_every)) snapshot();
-  }
-
-  // Retention drops whole ranges behind a snapshot; checked every --snapshot-every records.
-  void enforce_retention() {
-    const uint64_t head = journal_.writer().durable_head().seq;
-    if (head < retention_checked_ + static_cast<uint64_t>(options_.snapshot_every)) return;
-    retention_checked_ = head;
-    auto result = journal::apply_retention(journal_, retention_policy_of(options_));
-    if (!result.ok()) {
-      KQ_LOG_ERROR("journal retention failed: {}", result.message());
-    } else if (result->dropped_records > 0 || result->dropped_snapshots > 0) {
-      KQ_V(5)
-      ("journal retention dropped {} records and {} snapshots; oldest retained seq {}", result->dropped_records,
-       result->dropped_snapshots, result->first_seq);
-    }
-  }
-
   // The router folds the durable records, read back from the journal like on replay.
   int apply(const std::vector<uint64_t>& seqs) {
     std::vector<journal::StoredRecord> records;
@@ -278,17 +204,8 @@ class SimulationLoop {
   std::optional<int64_t> last_tick_;
   bool virtual_;
   actors::runtime::TickPolicy tick_policy_;
-  uint64_t retention_checked_ = 0;
-  uint64_t last_snapshot_ = 0;
+  JournalUpkeep upkeep_;
 };
-
-std::vector<schema::WatchedObject> objects_of(const actors::Scheduler& s) {
-  std::vector<schema::WatchedObject> out;
-  for (auto& quota : s.quotas().objects()) out.emplace_back(std::move(quota));
-  for (const auto& [name, q] : s.queues()) out.emplace_back(q.object);
-  for (const auto& [key, u] : s.units()) out.emplace_back(u.object);
-  return out;
-}
 
 }  // namespace
 
@@ -351,17 +268,11 @@ int run_simulation(const ServeOptions& options) {
 
   kube::sim::SimulatedCluster cluster(std::move(scenario).value(), options.seed, start, options.simulate_speed_ppm);
   if (!fresh) {
-    cluster.restore(objects_of(scheduler), start);
+    cluster.restore(journaled_objects(scheduler), start);
     // Writes decided before the restart whose answer never came: the cluster was rebuilt from
     // the journal and does not know them, so they did not land (design.md §3, unknown outcomes).
     std::vector<std::unique_ptr<journal::RecordBody>> unknown;
-    for (const auto& [key, u] : scheduler.units()) {
-      if (!u.pending_status || !u.pending_written_rv.empty()) continue;
-      actors::Outcome o;
-      o.decision_seq = u.pending_decision_seq;
-      o.result = actors::OutcomeResult::kUnknown;
-      o.target = actors::UnitRef{u.object.metadata.namespace_, u.object.metadata.name, u.object.metadata.uid, u.quota,
-                                 u.quota};
+    for (const actors::Outcome& o : unanswered_writes(scheduler)) {
       auto body = actors::make_outcome_body(o);
       if (virtual_clock) body->set_explicit_time(start);
       unknown.push_back(std::move(body));
@@ -402,7 +313,7 @@ int run_simulation(const ServeOptions& options) {
     }
   });
   std::vector<schema::WatchedObject> journaled;
-  engine.read_state([&](const actors::Scheduler& s, uint64_t) { journaled = objects_of(s); });
+  engine.read_state([&](const actors::Scheduler& s, uint64_t) { journaled = journaled_objects(s); });
   loop.relist(journaled);
   int code = loop.run(end);
   if (code == kExitSuccess) code = sync_failure;

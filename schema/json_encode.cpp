@@ -98,12 +98,8 @@ class Encoder {
     key("status");
     writer_.StartObject();
     if (queue.status.queue_item_details) {
-      const QueueItemDetails& details = *queue.status.queue_item_details;
       key("queueItemDetails");
-      writer_.StartObject();
-      list_field("active", details.active, [this](const QueueItem& item) { queue_item(item); });
-      list_field("backoff", details.backoff, [this](const QueueItem& item) { queue_item(item); });
-      writer_.EndObject();
+      queue_item_details(*queue.status.queue_item_details);
     }
     writer_.EndObject();
     writer_.EndObject();
@@ -143,6 +139,44 @@ class Encoder {
     nonempty_string_field("message", status.message);
     nonempty_string_field("reason", status.reason);
     int_field("code", status.code);
+    writer_.EndObject();
+  }
+
+  void admission(const Admission& admission) {
+    writer_.StartObject();
+    string_field("name", admission.name);
+    int_field("replicas", admission.replicas);
+    if (admission.resources) {
+      key("resources");
+      string_map(*admission.resources);
+    }
+    int_field("running", admission.running);
+    if (admission.reclaim_state) {
+      key("reclaimState");
+      writer_.StartObject();
+      int_field("replicas", admission.reclaim_state->replicas);
+      writer_.EndObject();
+    }
+    writer_.EndObject();
+  }
+
+  void admission_check(const AdmissionCheckState& check) {
+    writer_.StartObject();
+    string_field("name", check.name);
+    string_field("state", check.state);
+    time_field("lastTransitionTime", check.last_transition_time);
+    string_field("message", check.message);
+    if (!check.pod_set_updates_json.empty()) {
+      key("podSetUpdates");
+      writer_.RawValue(check.pod_set_updates_json.data(), check.pod_set_updates_json.size(), rapidjson::kArrayType);
+    }
+    writer_.EndObject();
+  }
+
+  void queue_item_details(const QueueItemDetails& details) {
+    writer_.StartObject();
+    list_field("active", details.active, [this](const QueueItem& item) { queue_item(item); });
+    list_field("backoff", details.backoff, [this](const QueueItem& item) { queue_item(item); });
     writer_.EndObject();
   }
 
@@ -210,35 +244,9 @@ class Encoder {
     int_field("attempts", status.attempts);
     time_field("lastUpdateTime", status.last_update_time);
     time_field("lastAllocateTime", status.last_allocate_time);
-    nonempty_list_field("admissions", status.admissions, [this](const Admission& admission) {
-      writer_.StartObject();
-      string_field("name", admission.name);
-      int_field("replicas", admission.replicas);
-      if (admission.resources) {
-        key("resources");
-        string_map(*admission.resources);
-      }
-      int_field("running", admission.running);
-      if (admission.reclaim_state) {
-        key("reclaimState");
-        writer_.StartObject();
-        int_field("replicas", admission.reclaim_state->replicas);
-        writer_.EndObject();
-      }
-      writer_.EndObject();
-    });
-    nonempty_list_field("admissionChecks", status.admission_checks, [this](const AdmissionCheckState& check) {
-      writer_.StartObject();
-      string_field("name", check.name);
-      string_field("state", check.state);
-      time_field("lastTransitionTime", check.last_transition_time);
-      string_field("message", check.message);
-      if (!check.pod_set_updates_json.empty()) {
-        key("podSetUpdates");
-        writer_.RawValue(check.pod_set_updates_json.data(), check.pod_set_updates_json.size(), rapidjson::kArrayType);
-      }
-      writer_.EndObject();
-    });
+    nonempty_list_field("admissions", status.admissions, [this](const Admission& a) { admission(a); });
+    nonempty_list_field("admissionChecks", status.admission_checks,
+                        [this](const AdmissionCheckState& check) { admission_check(check); });
     if (status.pod_state) {
       key("podState");
       writer_.StartObject();
@@ -342,6 +350,30 @@ std::string encode_error_event(const ApiStatus& status) {
   encoder.key("object");
   encoder.api_status(status);
   encoder.end_object();
+  return to_string(buffer);
+}
+
+std::string encode_admissions_json(const std::vector<Admission>& admissions) {
+  rapidjson::StringBuffer buffer;
+  Encoder encoder(buffer);
+  encoder.start_array();
+  for (const Admission& a : admissions) encoder.admission(a);
+  encoder.end_array();
+  return to_string(buffer);
+}
+
+std::string encode_admission_checks_json(const std::vector<AdmissionCheckState>& checks) {
+  rapidjson::StringBuffer buffer;
+  Encoder encoder(buffer);
+  encoder.start_array();
+  for (const AdmissionCheckState& c : checks) encoder.admission_check(c);
+  encoder.end_array();
+  return to_string(buffer);
+}
+
+std::string encode_queue_item_details_json(const QueueItemDetails& details) {
+  rapidjson::StringBuffer buffer;
+  Encoder(buffer).queue_item_details(details);
   return to_string(buffer);
 }
 

@@ -28,6 +28,12 @@ std::string encode_watch_event(WatchEventType type, const WatchedObject& object)
 // `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",...}}`
 std::string encode_error_event(const ApiStatus& status);
 
+// Pieces of a status merge-PATCH (behaviour.md §7.3, §14.1), as encode_json writes them inside an
+// object: `[{...}]` and `{"active":[...],"backoff":[...]}`.
+std::string encode_admissions_json(const std::vector<Admission>& admissions);
+std::string encode_admission_checks_json(const std::vector<AdmissionCheckState>& checks);
+std::string encode_queue_item_details_json(const QueueItemDetails& details);
+
 // A LIST response page; every item must be of `kind`.
 std::string encode_list(ObjectKind kind, const std::vector<WatchedObject>& items, std::string_view resource_version,
                         std::string_view continue_token);

@@ -1,0 +1,404 @@
+#include "cmd/cluster_runner.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <memory>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "actors/core/scheduler.hpp"
+#include "actors/runtime/decision_engine.hpp"
+#include "actors/runtime/tick_policy.hpp"
+#include "actors/wire/decision_wire.hpp"
+#include "actors/wire/input_bodies.hpp"
+#include "actors/wire/outcome_wire.hpp"
+#include "actors/wire/record_apply.hpp"
+#include "actors/wire/state_restore.hpp"
+#include "base/log.hpp"
+#include "cmd/cluster_inbox.hpp"
+#include "cmd/exit_codes.hpp"
+#include "cmd/serve_config.hpp"
+#include "cmd/serve_startup_log.hpp"
+#include "cmd/serve_state.hpp"
+#include "cmd/serve_surfaces.hpp"
+#include "cmd/sync_appender.hpp"
+#include "journal/journal.hpp"
+#include "journal/watch_record.hpp"
+#include "kube/client/client_config.hpp"
+#include "kube/client/http_client.hpp"
+#include "kube/client/resource_watcher.hpp"
+#include "kube/ingest/relist_diff.hpp"
+#include "kube/writer/api_writer.hpp"
+
+namespace koordq::cmd {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void request_stop(int) {
+  g_stop.store(true);
+}
+
+int64_t wall_now() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+using Bodies = std::vector<std::unique_ptr<journal::RecordBody>>;
+
+class ClusterLoop {
+ public:
+  ClusterLoop(const ServeOptions& options, journal::Journal& journal, actors::runtime::DecisionEngine& engine,
+              ServeSurfaces& surfaces, ClusterInbox& inbox, kube::ApiWriter& writer)
+      : options_(options),
+        journal_(journal),
+        engine_(engine),
+        surfaces_(surfaces),
+        inbox_(inbox),
+        writer_(writer),
+        appender_(journal.writer()),
+        tick_policy_{options.tick_min_interval_ns},
+        upkeep_(options, journal, engine),
+        seen_through_(wall_now()) {}
+
+  int run() {
+    while (!g_stop.load()) {
+      std::chrono::nanoseconds wait = std::chrono::milliseconds(100);
+      const bool deciding = leading_ && synced_;
+      if (deciding) {
+        if (auto t = tick_policy_.next_tick(engine_.next_deadline(), seen_through_, last_tick_)) {
+          wait = std::min(wait, std::chrono::nanoseconds(std::max<int64_t>(*t - wall_now(), 0)));
+        }
+      }
+      for (LoopInput& in : inbox_.take(wait)) {
+        if (int code = take(std::move(in)); code != kExitSuccess) return code;
+      }
+      if (batch_.empty()) {
+        if (!deciding) continue;
+        const int64_t now = wall_now();
+        if (!tick_policy_.tick_due(now, engine_.next_deadline(), seen_through_, last_tick_)) continue;
+        batch_.push_back(actors::make_tick_body());
+        last_tick_ = now;
+      }
+      if (int code = cycle(); code != kExitSuccess) return code;
+    }
+    return kExitSuccess;
+  }
+
+  void snapshot() { upkeep_.snapshot(); }
+
+ private:
+  int take(LoopInput in) {
+    switch (in.kind) {
+      case LoopInput::Kind::kRelist:
+        return relist(in.resource, in.list);
+      case LoopInput::Kind::kWatch:
+        batch_.push_back(journal::make_watch_body(in.event, raw_object_mode_of(options_)));
+        return kExitSuccess;
+      case LoopInput::Kind::kOutcome:
+        batch_.push_back(actors::make_outcome_body(in.outcome));
+        return kExitSuccess;
+      case LoopInput::Kind::kAcquired:
+        batch_.push_back(actors::make_role_body(actors::RoleEvent::kAcquired, in.text, 0));
+        acquiring_ = true;
+        return kExitSuccess;
+      case LoopInput::Kind::kLost: {
+        writer_.stop();
+        leading_ = false;
+        batch_.push_back(actors::make_role_body(actors::RoleEvent::kLost, in.text, 0));
+        if (int code = cycle(); code != kExitSuccess) return code;
+        return kExitCheckFailed;  // §19: exit 1, the container restarts from a clean state
+      }
+      case LoopInput::Kind::kFatal:
+        writer_.stop();
+        KQ_LOG_ERROR("{}", in.text);
+        return kExitCheckFailed;
+    }
+    return kExitSuccess;
+  }
+
+  // A relist epoch (design.md §7) is diffed against the journaled state, so everything before it
+  // is applied first; the epoch then is one batch of its own.
+  int relist(schema::ObjectKind kind, const kube::ListSnapshot& list) {
+    if (!batch_.empty()) {
+      if (int code = cycle(); code != kExitSuccess) return code;
+    }
+    std::vector<schema::WatchedObject> known;
+    engine_.read_state([&](const actors::Scheduler& s, uint64_t) { known = journaled_objects(s, kind); });
+    std::vector<schema::WatchedObject> listed;
+    listed.reserve(list.items.size());
+    for (const auto& item : list.items) listed.push_back(item.object);
+    batch_.push_back(actors::make_relist_body(actors::RelistPhase::kBegin, kind, list.resource_version));
+    size_t changes = 0;
+    for (const auto& e : kube::relist_diff(known, listed)) {
+      batch_.push_back(journal::make_watch_body(e.event, raw_object_mode_of(options_), e.synthesized));
+      ++changes;
+    }
+    batch_.push_back(actors::make_relist_body(actors::RelistPhase::kEnd, kind, list.resource_version));
+    KQ_V(5)("relist of {}: {} objects listed, {} changes journaled", schema::kind_name(kind), listed.size(), changes);
+    surfaces_.metrics().count_relist(resource_name(kind));
+    relisted_.insert(kind);
+    return kExitSuccess;
+  }
+
+  static const char* resource_name(schema::ObjectKind kind) {
+    switch (kind) {
+      case schema::ObjectKind::kElasticQuota:
+        return "elasticquotas";
+      case schema::ObjectKind::kQueue:
+        return "queues";
+      case schema::ObjectKind::kQueueUnit:
+        break;
+    }
+    return "queueunits";
+  }
+
+  // One input batch, then on the leader its round and the round's writes.
+  int cycle() {
+    auto seqs = appender_.append(std::move(batch_));
+    batch_.clear();
+    if (!seqs.ok()) return fail("journal write failed: " + seqs.message());
+    if (int code = apply(*seqs); code != kExitSuccess) return code;
+    seen_through_ = last_applied_time_;
+    if (acquiring_) {
+      acquiring_ = false;
+      leading_ = true;
+      if (Status s = surfaces_.became_leader(); !s.ok()) return fail(s.message());
+    }
+    if (!synced_ && relisted_.size() == 3) {
+      synced_ = true;
+      KQ_LOG_INFO("initial sync complete: every watched resource is listed and journaled (seq {})", seqs->back());
+      if (Status s = surfaces_.initial_sync_done(); !s.ok()) return fail(s.message());
+    }
+    if (leading_ && synced_) return decide(seqs->back());
+    upkeep_.after_cycle();
+    return kExitSuccess;
+  }
+
+  int decide(uint64_t basis) {
+    auto decided = engine_.decide();
+    if (!decided.ok()) return fail(decided.message());
+    std::vector<actors::Decision> decisions = std::move(decided).value();
+    Bodies round;
+    round.push_back(actors::make_round_body(basis, decisions));
+    auto round_seq = appender_.append(std::move(round));
+    if (!round_seq.ok()) return fail("journal write failed: " + round_seq.message());
+    if (int code = apply(*round_seq); code != kExitSuccess) return code;
+    dispatch(round_seq->front(), decisions);
+    upkeep_.after_cycle();
+    return kExitSuccess;
+  }
+
+  // The round is durable and applied: its writes go to the writers (§7.6), with what the 409
+  // check and the failure-write limit need from the state the round was applied to.
+  void dispatch(uint64_t round_seq, const std::vector<actors::Decision>& decisions) {
+    if (decisions.empty()) return;
+    std::vector<kube::UnitWrite> unit_writes;
+    engine_.read_state([&](const actors::Scheduler& s, uint64_t) {
+      for (uint32_t i = 0; i < decisions.size(); ++i) {
+        const actors::Decision& d = decisions[i];
+        KQ_V(3)("round {} decision {} ({}): {}", round_seq, i, actors::decision_kind_name(d.kind), d.reason);
+        const auto* ref = std::get_if<actors::UnitRef>(&d.target);
+        if (ref == nullptr || (!d.status_patch && !d.spec_queue_patch)) continue;
+        kube::UnitWrite w;
+        w.unit = *ref;
+        w.decision_seq = round_seq;
+        w.decision_index = i;
+        w.status = d.status_patch;
+        w.spec_queue = d.spec_queue_patch;
+        if (d.status_patch) {
+          w.changes_phase = d.status_patch->phase || d.status_patch->admissions || d.status_patch->admission_checks;
+        }
+        w.failure = d.kind == actors::DecisionKind::kFail;
+        if (auto u = s.units().find(ref->namespace_ + "/" + ref->name); u != s.units().end()) {
+          w.observed_phase = u->second.object.status.phase;
+          w.observed_spec = u->second.object.spec;
+          w.observed_labels = u->second.object.metadata.labels;
+          if (u->second.backoff_until) w.backoff_ns = std::max<int64_t>(*u->second.backoff_until - s.now(), 0);
+        }
+        unit_writes.push_back(std::move(w));
+      }
+    });
+    for (auto& w : unit_writes) writer_.submit(std::move(w));
+    for (uint32_t i = 0; i < decisions.size(); ++i) {
+      const actors::Decision& d = decisions[i];
+      if (!d.queue_write) continue;
+      const auto* ref = std::get_if<actors::QueueRef>(&d.target);
+      if (ref == nullptr) continue;
+      writer_.submit(kube::QueueWriteJob{ref->name, *d.queue_write, round_seq, i});
+    }
+  }
+
+  int apply(const std::vector<uint64_t>& seqs) {
+    std::vector<journal::StoredRecord> records;
+    for (uint64_t seq : seqs) {
+      auto record = journal_.reader().get(seq);
+      if (!record.ok() || !record->has_value()) return fail("cannot read back seq " + std::to_string(seq));
+      last_applied_time_ = (*record)->time();
+      records.push_back(std::move(**record));
+    }
+    if (Status s = engine_.apply(std::move(records)); !s.ok()) return fail(s.message());
+    return kExitSuccess;
+  }
+
+  int fail(const std::string& message) {
+    writer_.stop();
+    KQ_LOG_ERROR("{}", message);
+    return kExitJournalUnreadable;
+  }
+
+  const ServeOptions& options_;
+  journal::Journal& journal_;
+  actors::runtime::DecisionEngine& engine_;
+  ServeSurfaces& surfaces_;
+  ClusterInbox& inbox_;
+  kube::ApiWriter& writer_;
+  SyncAppender appender_;
+  actors::runtime::TickPolicy tick_policy_;
+  JournalUpkeep upkeep_;
+  Bodies batch_;
+  std::set<schema::ObjectKind> relisted_;
+  bool synced_ = false;
+  bool acquiring_ = false;
+  bool leading_ = false;
+  // The time of the last record a round has seen (its basis): a deadline after it needs a tick;
+  // one before it was served by that round (the round record's own time does not count).
+  int64_t seen_through_;
+  int64_t last_applied_time_ = 0;
+  std::optional<int64_t> last_tick_;
+};
+
+kube::HttpOptions http_options_of(const ServeOptions& options, ServeSurfaces& surfaces) {
+  kube::HttpOptions http;
+  http.qps = options.qps;
+  http.burst = static_cast<int>(options.burst);
+  http.observer.on_request = [&surfaces](const kube::RequestRecord& r) {
+    surfaces.metrics().observe_request(std::string(r.verb), std::string(r.host), r.code, r.duration.count());
+  };
+  return http;
+}
+
+}  // namespace
+
+int run_cluster(const ServeOptions& options) {
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
+  log_serve_endpoints(options);
+  auto config = kube::resolve_client_config(options.kubeconfig, kube::process_environment());
+  if (!config.ok()) {
+    KQ_LOG_ERROR("{}", config.message());
+    return kExitUsage;
+  }
+  KQ_LOG_INFO("API server {}:{} ({})", config->host, config->port, config->source);
+  auto surfaces = ServeSurfaces::start(options, wall_now);
+  if (!surfaces.ok()) {
+    KQ_LOG_ERROR("{}", surfaces.message());
+    return kExitUsage;
+  }
+  auto client = kube::HttpClient::create(*config, http_options_of(options, **surfaces));
+  if (!client.ok()) {
+    KQ_LOG_ERROR("{}", client.message());
+    return kExitUsage;
+  }
+  auto journal = journal::Journal::open(journal_options_of(options));
+  if (!journal.ok()) {
+    KQ_LOG_ERROR("cannot open the journal: {}", journal.message());
+    return kExitJournalUnreadable;
+  }
+  journal::Journal& j = **journal;
+  if (const auto& q = j.open_report().quarantined) {
+    (*surfaces)->metrics().count_quarantine();
+    KQ_LOG_ERROR("journal corrupt at seq {}: moved to {}, new journal started ({})", q->first_bad_seq,
+                 q->moved_to.string(), q->reason);
+  }
+  auto restored = actors::restore_state(j.reader(), UINT64_MAX, decision_config_of(options));
+  if (!restored.ok()) {
+    KQ_LOG_ERROR("cannot replay the journal: {}", restored.message());
+    return kExitJournalUnreadable;
+  }
+  if (restored->seq > 0) {
+    KQ_LOG_INFO("state restored at seq {} ({}, then {} records)", restored->seq,
+                restored->snapshot_seq ? "snapshot at seq " + std::to_string(*restored->snapshot_seq) : "no snapshot",
+                restored->applied_records);
+  }
+  actors::Scheduler scheduler = std::move(restored->scheduler);
+
+  // The start of this process in the journal, then the answers the previous one never got.
+  SyncAppender appender(j.writer());
+  Bodies opening;
+  opening.push_back(make_config_body(options, j.uuid(), j.open_report().quarantined));
+  for (const actors::Outcome& o : unanswered_writes(scheduler)) opening.push_back(actors::make_outcome_body(o));
+  auto opened = appender.append(std::move(opening));
+  if (!opened.ok()) {
+    KQ_LOG_ERROR("journal write failed: {}", opened.message());
+    return kExitJournalUnreadable;
+  }
+  for (uint64_t seq : *opened) {
+    auto record = j.reader().get(seq);
+    if (!record.ok() || !record->has_value()) {
+      KQ_LOG_ERROR("cannot read back seq {}", seq);
+      return kExitJournalUnreadable;
+    }
+    if (Status s = actors::apply_record(scheduler, **record); !s.ok()) {
+      KQ_LOG_ERROR("{}", s.message());
+      return kExitJournalUnreadable;
+    }
+  }
+  if (opened->size() > 1)
+    KQ_LOG_INFO("{} writes of the previous process had no answer: journaled as unknown", opened->size() - 1);
+
+  actors::runtime::DecisionEngine engine({static_cast<size_t>(options.actor_threads), (*surfaces)->latency_observer()},
+                                         std::move(scheduler), j.writer().durable_head().seq);
+  struct StopSurfaces {
+    ServeSurfaces& surfaces;
+    ~StopSurfaces() { surfaces.stop(); }
+  } stop_surfaces{**surfaces};
+  if (Status attached = (*surfaces)->attach(j, engine, false); !attached.ok()) {
+    KQ_LOG_ERROR("{}", attached.message());
+    return kExitUsage;
+  }
+
+  ClusterInbox inbox;
+  kube::ApiWriterOptions writer_options;
+  writer_options.queue_namespace = options.queue_namespace;
+  writer_options.now = wall_now;
+  writer_options.on_outcome = [&inbox](const actors::Outcome& o) {
+    LoopInput in;
+    in.kind = LoopInput::Kind::kOutcome;
+    in.outcome = o;
+    inbox.push(std::move(in));
+  };
+  kube::ApiWriter writer(**client, writer_options);
+
+  InboxSink sink(inbox);
+  kube::WatcherOptions watch;
+  watch.raw_mode = raw_object_mode_of(options);
+  std::vector<std::unique_ptr<kube::ResourceWatcher>> watchers;
+  for (auto resource : {kube::elastic_quotas_resource(), kube::queues_resource(options.queue_namespace),
+                        kube::queue_units_resource()}) {
+    watchers.push_back(std::make_unique<kube::ResourceWatcher>(**client, resource, sink, watch));
+    watchers.back()->start();
+  }
+
+  if (!options.leader_elect) {
+    KQ_LOG_INFO("became leader (--leader-elect=false)");
+    LoopInput in;
+    in.kind = LoopInput::Kind::kAcquired;
+    in.text = "--leader-elect=false";
+    inbox.push(std::move(in));
+  } else {
+    KQ_LOG_WARNING("leader election on a Lease is not wired yet: this replica follows; use --leader-elect=false");
+  }
+
+  ClusterLoop loop(options, j, engine, **surfaces, inbox, writer);
+  int code = loop.run();
+  for (auto& w : watchers) w->stop();
+  writer.stop();
+  loop.snapshot();
+  KQ_LOG_INFO("serve stopped; journal head seq {}", j.writer().durable_head().seq);
+  return code;
+}
+
+}  // namespace koordq::cmd

@@ -1,0 +1,102 @@
+#include "cmd/serve_state.hpp"
+
+#include "actors/wire/state_restore.hpp"
+#include "base/log.hpp"
+#include "cmd/serve_config.hpp"
+#include "journal/retention.hpp"
+
+namespace koordq::cmd {
+
+schema::RawObjectMode raw_object_mode_of(const ServeOptions& o) {
+  switch (o.journal_raw_objects) {
+    case RawObjectsMode::full:
+      return schema::RawObjectMode::kFull;
+    case RawObjectsMode::off:
+      return schema::RawObjectMode::kOff;
+    case RawObjectsMode::redacted:
+      break;
+  }
+  return schema::RawObjectMode::kRedacted;
+}
+
+std::vector<schema::WatchedObject> journaled_objects(const actors::Scheduler& s) {
+  std::vector<schema::WatchedObject> out;
+  for (auto& quota : s.quotas().objects()) out.emplace_back(std::move(quota));
+  for (const auto& [name, q] : s.queues()) out.emplace_back(q.object);
+  for (const auto& [key, u] : s.units()) out.emplace_back(u.object);
+  return out;
+}
+
+std::vector<schema::WatchedObject> journaled_objects(const actors::Scheduler& s, schema::ObjectKind kind) {
+  std::vector<schema::WatchedObject> out;
+  switch (kind) {
+    case schema::ObjectKind::kElasticQuota:
+      for (auto& quota : s.quotas().objects()) out.emplace_back(std::move(quota));
+      break;
+    case schema::ObjectKind::kQueue:
+      for (const auto& [name, q] : s.queues()) out.emplace_back(q.object);
+      break;
+    case schema::ObjectKind::kQueueUnit:
+      for (const auto& [key, u] : s.units()) out.emplace_back(u.object);
+      break;
+  }
+  return out;
+}
+
+std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s) {
+  std::vector<actors::Outcome> out;
+  for (const auto& [key, u] : s.units()) {
+    if (!u.pending_status || !u.pending_written_rv.empty()) continue;
+    actors::Outcome o;
+    o.decision_seq = u.pending_decision_seq;
+    o.result = actors::OutcomeResult::kUnknown;
+    o.target =
+        actors::UnitRef{u.object.metadata.namespace_, u.object.metadata.name, u.object.metadata.uid, u.quota, u.quota};
+    out.push_back(std::move(o));
+  }
+  for (const auto& [name, a] : s.auto_queues()) {
+    if (!a.in_flight) continue;
+    actors::Outcome o;
+    o.decision_seq = a.in_flight_seq;
+    o.decision_index = a.in_flight_index;
+    o.write_kind = actors::WriteKind::kQueueWrite;
+    o.result = actors::OutcomeResult::kUnknown;
+    o.target = actors::QueueRef{name};
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+void JournalUpkeep::snapshot() {
+  engine_.read_state([&](const actors::Scheduler& s, uint64_t seq) {
+    if (seq == 0 || seq == last_snapshot_) return;
+    last_snapshot_ = seq;
+    if (Status st = actors::write_state_snapshot(journal_, s, seq, s.now(), journal_.uuid()); !st.ok()) {
+      KQ_LOG_ERROR("snapshot at seq {} failed: {}", seq, st.message());
+      return;
+    }
+    KQ_V(5)("snapshot at seq {}", seq);
+  });
+}
+
+void JournalUpkeep::after_cycle() {
+  if (engine_.applied_seq() >= last_snapshot_ + static_cast<uint64_t>(options_.snapshot_every)) snapshot();
+  enforce_retention();
+}
+
+// Retention drops whole ranges behind a snapshot; checked every --snapshot-every records.
+void JournalUpkeep::enforce_retention() {
+  const uint64_t head = journal_.writer().durable_head().seq;
+  if (head < retention_checked_ + static_cast<uint64_t>(options_.snapshot_every)) return;
+  retention_checked_ = head;
+  auto result = journal::apply_retention(journal_, retention_policy_of(options_));
+  if (!result.ok()) {
+    KQ_LOG_ERROR("journal retention failed: {}", result.message());
+  } else if (result->dropped_records > 0 || result->dropped_snapshots > 0) {
+    KQ_V(5)
+    ("journal retention dropped {} records and {} snapshots; oldest retained seq {}", result->dropped_records,
+     result->dropped_snapshots, result->first_seq);
+  }
+}
+
+}  // namespace koordq::cmd

@@ -1,0 +1,51 @@
+// What both serve loops (cluster and --simulate) do with the journal and the live state besides
+// the input → round cycle: the journaled objects for a relist diff, the `unknown` outcomes of writes
+// left unanswered by the previous process, snapshots every --snapshot-every records, retention.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "actors/core/scheduler.hpp"
+#include "actors/runtime/decision_engine.hpp"
+#include "cmd/serve_flags.hpp"
+#include "journal/journal.hpp"
+#include "schema/raw_object.hpp"
+#include "schema/watched_object.hpp"
+
+namespace koordq::cmd {
+
+schema::RawObjectMode raw_object_mode_of(const ServeOptions& options);
+
+// Every object of the state (quotas, Queues, QueueUnits), as last journaled.
+std::vector<schema::WatchedObject> journaled_objects(const actors::Scheduler& s);
+std::vector<schema::WatchedObject> journaled_objects(const actors::Scheduler& s, schema::ObjectKind kind);
+
+// design.md §3: at start, a decided write whose answer never came gets an `unknown` outcome,
+// which releases what it reserved; the watch then shows whether it had landed. Unit status writes
+// and auto-created Queue writes.
+std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s);
+
+// Snapshots of the live state and retention, driven by the serve loop after each cycle.
+class JournalUpkeep {
+ public:
+  JournalUpkeep(const ServeOptions& options, journal::Journal& journal, actors::runtime::DecisionEngine& engine)
+      : options_(options), journal_(journal), engine_(engine) {}
+
+  // The state after the last applied record, stored as a snapshot (on shutdown, and every
+  // --snapshot-every records), so a restart or a time-travel read replays only the tail.
+  void snapshot();
+  // Snapshot every --snapshot-every records; retention checked as often.
+  void after_cycle();
+
+ private:
+  void enforce_retention();
+
+  const ServeOptions& options_;
+  journal::Journal& journal_;
+  actors::runtime::DecisionEngine& engine_;
+  uint64_t retention_checked_ = 0;
+  uint64_t last_snapshot_ = 0;
+};
+
+}  // namespace koordq::cmd

@@ -1,0 +1,252 @@
+#include "kube/writer/api_writer.hpp"
+
+#include <chrono>
+#include <utility>
+
+#include <rapidjson/document.h>
+
+#include "actors/core/unit_facts.hpp"
+#include "base/log.hpp"
+#include "kube/writer/write_bodies.hpp"
+#include "schema/json_decode.hpp"
+
+namespace koordq::kube {
+namespace {
+
+using actors::OutcomeResult;
+
+bool retryable(int status) {
+  return status == 429 || status >= 500;
+}
+
+std::string resource_version_of(const std::string& body) {
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError() || !doc.IsObject()) return {};
+  auto meta = doc.FindMember("metadata");
+  if (meta == doc.MemberEnd() || !meta->value.IsObject()) return {};
+  auto rv = meta->value.FindMember("resourceVersion");
+  if (rv == meta->value.MemberEnd() || !rv->value.IsString()) return {};
+  return {rv->value.GetString(), rv->value.GetStringLength()};
+}
+
+OutcomeResult result_of(int status) {
+  if (status >= 200 && status < 300) return OutcomeResult::kSuccess;
+  if (status == 404) return OutcomeResult::kNotFound;
+  if (status == 409) return OutcomeResult::kConflict;
+  return OutcomeResult::kError;
+}
+
+}  // namespace
+
+ApiWriter::ApiWriter(HttpClient& client, ApiWriterOptions options)
+    : client_(client),
+      options_(std::move(options)),
+      jitter_state_(static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) | 1) {
+  unit_thread_ = std::thread([this] { run_units(); });
+  queue_thread_ = std::thread([this] { run_queues(); });
+}
+
+ApiWriter::~ApiWriter() {
+  stop();
+}
+
+void ApiWriter::submit(UnitWrite write) {
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) return;
+    units_.push(std::move(write), options_.now());
+  }
+  cv_.notify_all();
+}
+
+void ApiWriter::submit(QueueWriteJob job) {
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) return;
+    queues_.push_back(std::move(job));
+  }
+  cv_.notify_all();
+}
+
+void ApiWriter::stop() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+    units_.clear();
+    queues_.clear();
+  }
+  cv_.notify_all();
+  cancel_units_.cancel();
+  cancel_queues_.cancel();
+  if (unit_thread_.joinable()) unit_thread_.join();
+  if (queue_thread_.joinable()) queue_thread_.join();
+}
+
+size_t ApiWriter::pending() const {
+  std::lock_guard lock(mu_);
+  return units_.size() + queues_.size();
+}
+
+int64_t ApiWriter::jittered_retry() {
+  // xorshift: the jitter needs no quality, only spread (±10 %).
+  jitter_state_ ^= jitter_state_ << 13;
+  jitter_state_ ^= jitter_state_ >> 7;
+  jitter_state_ ^= jitter_state_ << 17;
+  const int64_t spread = options_.retry_interval_ns / 5;
+  const int64_t offset = spread > 0 ? static_cast<int64_t>(jitter_state_ % static_cast<uint64_t>(spread)) : 0;
+  return options_.retry_interval_ns - spread / 2 + offset;
+}
+
+void ApiWriter::run_units() {
+  std::unique_lock lock(mu_);
+  while (!stopping_) {
+    const int64_t now = options_.now();
+    std::optional<UnitWrite> write = units_.pop(now);
+    if (!write) {
+      const auto due = units_.next_due();
+      if (!due) {
+        cv_.wait(lock);
+      } else {
+        cv_.wait_for(lock, std::chrono::nanoseconds(std::max<int64_t>(*due - now, 1'000'000)));
+      }
+      continue;
+    }
+    lock.unlock();
+    const Sent sent = send_unit(*write);
+    lock.lock();
+    if (stopping_) break;
+    if (sent == Sent::kRetry) {
+      stats_.retries.fetch_add(1);
+      units_.retry_at(std::move(*write), options_.now() + jittered_retry());
+    } else if (write->failure) {
+      units_.failure_sent(unit_write_key(*write), options_.now(), write->backoff_ns);
+    }
+  }
+}
+
+void ApiWriter::report(const UnitWrite& w, actors::WriteKind kind, OutcomeResult result, int code,
+                       const std::string& rv) {
+  if (!options_.on_outcome) return;
+  actors::Outcome o;
+  o.decision_seq = w.decision_seq;
+  o.decision_index = w.decision_index;
+  o.write_kind = kind;
+  o.result = result;
+  o.http_code = code;
+  o.resource_version = rv;
+  o.target = w.unit;
+  options_.on_outcome(o);
+}
+
+ApiWriter::Sent ApiWriter::send_unit(UnitWrite& w) {
+  if (w.status) {
+    std::string rv = w.status->resource_version;
+    for (int repeat = 0;; ++repeat) {
+      auto answer = client_.send(status_patch_request(w.unit, *w.status, rv), &cancel_units_);
+      if (cancel_units_.cancelled()) return Sent::kDone;
+      if (!answer.ok()) {
+        KQ_V(2)("status write for {}/{} failed, retrying: {}", w.unit.namespace_, w.unit.name, answer.message());
+        w.status->resource_version = rv;
+        return Sent::kRetry;
+      }
+      const int code = answer->status;
+      if (retryable(code)) {
+        w.status->resource_version = rv;
+        return Sent::kRetry;
+      }
+      if (code != 409) {
+        stats_.status_sent.fetch_add(1);
+        if (code >= 400 && code != 404) {
+          KQ_LOG_ERROR("status write for {}/{} answered {}: {}", w.unit.namespace_, w.unit.name, code,
+                       answer->body.substr(0, 512));
+        }
+        report(w, actors::WriteKind::kStatusPatch, result_of(code), code,
+               answer->ok() ? resource_version_of(answer->body) : std::string());
+        if (!answer->ok()) return Sent::kDone;
+        break;
+      }
+      stats_.conflicts.fetch_add(1);
+      // 409: look at the object as it is now (§7.3).
+      Request get;
+      get.target = queue_unit_path(w.unit.namespace_, w.unit.name);
+      auto fresh = client_.send(get, &cancel_units_);
+      if (cancel_units_.cancelled()) return Sent::kDone;
+      if (!fresh.ok() || retryable(fresh->status)) return Sent::kRetry;
+      if (fresh->status == 404) {
+        report(w, actors::WriteKind::kStatusPatch, OutcomeResult::kNotFound, 404, "");
+        return Sent::kDone;
+      }
+      schema::JsonDecoder decoder;
+      auto decoded =
+          fresh->ok() ? decoder.decode_object(fresh->body, schema::ObjectKind::kQueueUnit, schema::RawObjectMode::kOff)
+                      : Result<schema::DecodedObject>(make_error("GET answered " + std::to_string(fresh->status)));
+      const auto* unit = decoded.ok() ? std::get_if<schema::QueueUnit>(&decoded->object) : nullptr;
+      bool repeat_it = unit != nullptr && unit->metadata.uid == w.unit.uid && repeat < options_.max_conflict_repeats;
+      if (repeat_it && w.changes_phase) {
+        repeat_it = !unit->metadata.deletion_timestamp &&
+                    actors::effective_phase(unit->status.phase) == actors::effective_phase(w.observed_phase) &&
+                    unit->spec == w.observed_spec && unit->metadata.labels == w.observed_labels;
+      }
+      if (!repeat_it) {
+        report(w, actors::WriteKind::kStatusPatch, OutcomeResult::kConflict, 409, "");
+        return Sent::kDone;
+      }
+      stats_.repeated.fetch_add(1);
+      rv = unit->metadata.resource_version;
+    }
+  }
+  if (w.spec_queue) {
+    auto answer = client_.send(spec_queue_patch_request(w.unit, *w.spec_queue), &cancel_units_);
+    if (cancel_units_.cancelled()) return Sent::kDone;
+    const int code = answer.ok() ? answer->status : 0;
+    if (answer.ok() && code >= 400 && code != 404) {
+      KQ_LOG_ERROR("spec.queue write for {}/{} answered {}", w.unit.namespace_, w.unit.name, code);
+    }
+    report(w, actors::WriteKind::kSpecQueuePatch, answer.ok() ? result_of(code) : OutcomeResult::kError, code,
+           answer.ok() && answer->ok() ? resource_version_of(answer->body) : std::string());
+  }
+  return Sent::kDone;
+}
+
+void ApiWriter::run_queues() {
+  std::unique_lock lock(mu_);
+  while (!stopping_) {
+    if (queues_.empty()) {
+      cv_.wait(lock);
+      continue;
+    }
+    QueueWriteJob job = std::move(queues_.front());
+    queues_.pop_front();
+    lock.unlock();
+    send_queue(job);
+    lock.lock();
+  }
+}
+
+// §14.1: a Queue write that fails is reported; the decision logic writes again at a later round.
+void ApiWriter::send_queue(const QueueWriteJob& job) {
+  auto answer = client_.send(queue_write_request(options_.queue_namespace, job.name, job.write), &cancel_queues_);
+  if (cancel_queues_.cancelled()) return;
+  stats_.queue_sent.fetch_add(1);
+  actors::Outcome o;
+  o.decision_seq = job.decision_seq;
+  o.decision_index = job.decision_index;
+  o.write_kind = actors::WriteKind::kQueueWrite;
+  o.target = actors::QueueRef{job.name};
+  if (!answer.ok()) {
+    KQ_LOG_ERROR("write of Queue {}/{} failed: {}", options_.queue_namespace, job.name, answer.message());
+    o.result = OutcomeResult::kError;
+  } else {
+    o.http_code = answer->status;
+    o.result = result_of(answer->status);
+    if (answer->ok()) o.resource_version = resource_version_of(answer->body);
+    if (!answer->ok() && answer->status != 404 && answer->status != 409) {
+      KQ_LOG_ERROR("write of Queue {}/{} answered {}: {}", options_.queue_namespace, job.name, answer->status,
+                   answer->body.substr(0, 512));
+    }
+  }
+  if (options_.on_outcome) options_.on_outcome(o);
+}
+
+}  // namespace koordq::kube

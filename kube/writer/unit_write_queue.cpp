@@ -1,0 +1,93 @@
+#include "kube/writer/unit_write_queue.hpp"
+
+#include <utility>
+
+namespace koordq::kube {
+
+std::string unit_write_key(const UnitWrite& write) {
+  return write.unit.namespace_ + "/" + write.unit.name;
+}
+
+void UnitWriteQueue::unlink(const std::string& key) {
+  auto it = pending_.find(key);
+  if (it == pending_.end()) return;
+  const Entry& e = it->second;
+  ready_.erase({e.write.changes_phase ? 0 : 1, e.order, key});
+  delayed_.erase({e.not_before, key});
+  pending_.erase(it);
+}
+
+void UnitWriteQueue::enqueue(const std::string& key, Entry entry) {
+  if (entry.not_before > 0) {
+    delayed_.insert({entry.not_before, key});
+  } else {
+    ready_.insert({entry.write.changes_phase ? 0 : 1, entry.order, key});
+  }
+  pending_[key] = std::move(entry);
+}
+
+void UnitWriteQueue::push(UnitWrite write, int64_t now) {
+  const std::string key = unit_write_key(write);
+  unlink(key);
+  Entry entry;
+  entry.order = next_order_++;
+  if (write.failure) {
+    if (auto hold = failure_hold_until_.find(key); hold != failure_hold_until_.end()) {
+      if (hold->second > now) {
+        entry.not_before = hold->second;
+      } else {
+        failure_hold_until_.erase(hold);
+      }
+    }
+  } else {
+    failure_hold_until_.erase(key);  // the other class: sent at once, and the limit starts over
+  }
+  entry.write = std::move(write);
+  enqueue(key, std::move(entry));
+}
+
+std::optional<UnitWrite> UnitWriteQueue::pop(int64_t now) {
+  while (!delayed_.empty() && delayed_.begin()->first <= now) {
+    const std::string key = delayed_.begin()->second;
+    delayed_.erase(delayed_.begin());
+    Entry& e = pending_.at(key);
+    e.not_before = 0;
+    ready_.insert({e.write.changes_phase ? 0 : 1, e.order, key});
+  }
+  if (ready_.empty()) return std::nullopt;
+  const std::string key = std::get<2>(*ready_.begin());
+  ready_.erase(ready_.begin());
+  auto it = pending_.find(key);
+  UnitWrite out = std::move(it->second.write);
+  pending_.erase(it);
+  return out;
+}
+
+void UnitWriteQueue::retry_at(UnitWrite write, int64_t at) {
+  const std::string key = unit_write_key(write);
+  if (pending_.count(key)) return;  // replaced meanwhile: the newer write wins
+  Entry entry;
+  entry.order = next_order_++;
+  entry.not_before = at;
+  entry.write = std::move(write);
+  enqueue(key, std::move(entry));
+}
+
+void UnitWriteQueue::failure_sent(const std::string& key, int64_t now, int64_t backoff_ns) {
+  if (backoff_ns > 0) failure_hold_until_[key] = now + backoff_ns;
+}
+
+std::optional<int64_t> UnitWriteQueue::next_due() const {
+  if (!ready_.empty()) return 0;
+  if (!delayed_.empty()) return delayed_.begin()->first;
+  return std::nullopt;
+}
+
+void UnitWriteQueue::clear() {
+  pending_.clear();
+  ready_.clear();
+  delayed_.clear();
+  failure_hold_until_.clear();
+}
+
+}  // namespace koordq::kube

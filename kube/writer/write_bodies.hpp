@@ -1,0 +1,26 @@
+// The HTTP requests of the leader's writes (behaviour.md §2.1, §7.3, §14): JSON merge-PATCHes of
+// QueueUnit status (with the resourceVersion precondition) and spec.queue, and the Queue creates,
+// patches, status writes and deletes of auto-created Queues. Pure: request in, no I/O.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "actors/core/decision.hpp"
+#include "kube/client/http_client.hpp"
+
+namespace koordq::kube {
+
+std::string queue_unit_path(std::string_view ns, std::string_view name);
+std::string queue_path(std::string_view ns, std::string_view name);
+
+// `{"metadata":{"resourceVersion":"<rv>"},"status":{…only the keys the patch sets…}}`; lists whole.
+std::string status_patch_body(const actors::StatusPatch& patch, std::string_view resource_version);
+Request status_patch_request(const actors::UnitRef& unit, const actors::StatusPatch& patch,
+                             std::string_view resource_version);
+Request spec_queue_patch_request(const actors::UnitRef& unit, const std::string& queue);
+// The request for one Queue write of the Queue `name` in `queue_namespace`.
+Request queue_write_request(const std::string& queue_namespace, const std::string& name,
+                            const actors::QueueWrite& write);
+
+}  // namespace koordq::kube
