@@ -16,6 +16,7 @@
 #include "actors/wire/outcome_wire.hpp"
 #include "actors/wire/record_apply.hpp"
 #include "actors/wire/state_restore.hpp"
+#include "api/auth_configmap.hpp"
 #include "base/log.hpp"
 #include "cmd/cluster_inbox.hpp"
 #include "cmd/exit_codes.hpp"
@@ -355,6 +356,15 @@ int run_cluster(const ServeOptions& options) {
     ServeSurfaces& surfaces;
     ~StopSurfaces() { surfaces.stop(); }
   } stop_surfaces{**surfaces};
+  kube::HttpClient& api_client = **client;
+  (*surfaces)->set_auth_configmap_source([&api_client]() -> Result<std::string> {
+    kube::Request get;
+    get.target = std::string(api::kAuthConfigMapPath);
+    auto answer = api_client.send(get);
+    if (!answer.ok()) return answer.error();
+    if (!answer->ok()) return make_error("answered " + std::to_string(answer->status));
+    return std::move(answer->body);
+  });
   if (Status attached = (*surfaces)->attach(j, engine, false); !attached.ok()) {
     KQ_LOG_ERROR("{}", attached.message());
     return kExitUsage;

@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "api/auth_configmap.hpp"
 #include "api/debug_service.hpp"
 #include "api/metrics_service.hpp"
 #include "api/visibility_service.hpp"
@@ -264,6 +265,13 @@ Status ServeSurfaces::start_visibility() {
                                     std::move(generated));
   if (!tls.ok()) return tls.error();
   tls_ = std::move(tls).value();
+  if (client_ca.empty()) {
+    if (fetch_auth_) {
+      refresh_cluster_client_auth();
+    } else {
+      KQ_LOG_ERROR("visibility API: no client CA (--visibility-client-ca-file); every request under /apis is refused");
+    }
+  }
   api::VisibilityContext context;
   context.time_travel = time_travel_.get();
   context.tls = tls_;
@@ -293,7 +301,31 @@ void ServeSurfaces::watch_tls_files() {
   std::unique_lock lock(stop_mu_);
   while (!stop_cv_.wait_for(lock, std::chrono::seconds(10), [this] { return stopping_; })) {
     tls_->reload_if_changed();
+    if (options_.visibility_client_ca_file.empty() && fetch_auth_) refresh_cluster_client_auth();
   }
+}
+
+// §16.1: the CA, header names and allowed names from the cluster; what fails to load is logged
+// and the previous configuration stays.
+void ServeSurfaces::refresh_cluster_client_auth() {
+  auto body = fetch_auth_();
+  if (!body.ok()) {
+    KQ_LOG_ERROR("visibility API client authentication: cannot read ConfigMap {}: {}", api::kAuthConfigMapPath,
+                 body.message());
+    return;
+  }
+  if (*body == auth_configmap_) return;
+  auto config = api::client_auth_from_configmap(*body);
+  if (!config.ok()) {
+    KQ_LOG_ERROR("visibility API client authentication: ConfigMap {}: {}", api::kAuthConfigMapPath, config.message());
+    return;
+  }
+  if (Status set = tls_->set_client_auth(std::move(*config)); !set.ok()) {
+    KQ_LOG_ERROR("visibility API client authentication: {}", set.message());
+    return;
+  }
+  auth_configmap_ = std::move(*body);
+  KQ_V(1)("visibility API client authentication from ConfigMap {}", api::kAuthConfigMapPath);
 }
 
 void ServeSurfaces::stop() {

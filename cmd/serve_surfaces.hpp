@@ -33,6 +33,11 @@ class ServeSurfaces {
   // What the algorithm-latency histogram observes (the decision engine's latency hook).
   actors::runtime::LatencyObserver latency_observer();
 
+  // Cluster serve: reads the cluster's ConfigMap kube-system/extension-apiserver-authentication
+  // (its JSON), the visibility API's client authentication when --visibility-client-ca-file is
+  // empty (§16.1); re-read every 10 s.
+  void set_auth_configmap_source(std::function<Result<std::string>()> fetch) { fetch_auth_ = std::move(fetch); }
+
   // The journal is open and the live state is `engine`'s: the metrics gain the journal and the
   // state, and the debug API starts (when enabled).
   Status attach(journal::Journal& journal, actors::runtime::DecisionEngine& engine, bool leader);
@@ -51,6 +56,7 @@ class ServeSurfaces {
   Status start_visibility();
   Status listen_failed(const std::string& message);
   void watch_tls_files();
+  void refresh_cluster_client_auth();
 
   const ServeOptions& options_;
   std::function<int64_t()> now_;
@@ -65,6 +71,8 @@ class ServeSurfaces {
   std::unique_ptr<api::HttpServer> metrics_server_;
   std::unique_ptr<api::HttpServer> debug_server_;
   std::unique_ptr<api::HttpServer> visibility_server_;
+  std::function<Result<std::string>()> fetch_auth_;
+  std::string auth_configmap_;  // the last ConfigMap applied
   std::thread tls_watcher_;
   std::mutex stop_mu_;
   std::condition_variable stop_cv_;

@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# `koordq serve` against a real kube-apiserver (../shared/harness; design.md §3, §7; behaviour.md
+# §2.5, §5, §7, §9, §14, §19): ElasticQuotas, Queues and QueueUnits created with kubectl, koordq
+# started with --leader-elect=false; then, in bounded polling loops, what the API server holds:
+# auto-created Queues, admissions with their status fields and spec.queue, failure messages and
+# attempts on the backoff schedule, queueItemDetails, usage annotations, an admission once capacity
+# is freed, the visibility API and /metrics; restarts with SIGTERM and SIGKILL (while units arrive)
+# lose and repeat nothing; journal verify and replay --verify pass on the journal.
+# Usage: cluster_serve_test.sh path/to/koordq
+set -uo pipefail
+
+koordq="$(readlink -f "${1:?usage: cluster_serve_test.sh path/to/koordq}")"
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+H="${KOORDQ_HARNESS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/harness}"
+if [ ! -f "$H/control-plane.sh" ]; then
+  echo "FAIL: the Kubernetes harness is missing: no $H/control-plane.sh; set KOORDQ_HARNESS to its directory"
+  exit 1
+fi
+if ! bash "$H/build-kube-apiserver.sh" >"$scratch/build.log" 2>&1; then
+  echo "FAIL: building kube-apiserver failed; see the harness's build log:"
+  tail -n 20 "$scratch/build.log"
+  exit 1
+fi
+
+koordq_pid=""
+cleanup() {
+  [ -n "$koordq_pid" ] && kill -9 "$koordq_pid" 2>/dev/null
+  bash "$H/control-plane.sh" stop "$scratch/cp" >/dev/null 2>&1 || true
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
+if ! bash "$H/control-plane.sh" start "$scratch/cp" >"$scratch/cp.log" 2>&1; then
+  echo "FAIL: control-plane.sh start failed:"
+  tail -n 20 "$scratch/cp.log"
+  exit 1
+fi
+# shellcheck disable=SC1091
+. "$scratch/cp/env"
+K="${KOORDQ_KUBECTL:-}"
+if [ -z "$K" ]; then
+  echo "FAIL: no kubectl on this machine (the harness looks for one; see its README)"
+  exit 1
+fi
+k() { "$K" --kubeconfig "$KUBECONFIG" "$@"; }
+
+journal="$scratch/journal"
+log="$scratch/serve.log"
+ca_flags=(--visibility-client-ca-file "$KOORDQ_FRONT_PROXY_CA")
+start_koordq() {
+  : >"$log"
+  "$koordq" serve --kubeconfig "$KUBECONFIG" --leader-elect=false --journal-dir "$journal" \
+    --metrics-bind-address 127.0.0.1:0 --visibility-port 0 --enable-api-handler --api-handler-port 0 \
+    --visibility-tls-cert-file "$KOORDQ_SERVING_CERT" --visibility-tls-key-file "$KOORDQ_SERVING_KEY" \
+    "${ca_flags[@]}" --v=3 >>"$log" 2>&1 &
+  koordq_pid=$!
+  for _ in $(seq 1 100); do
+    grep -q 'visibility API listens on' "$log" && break
+    sleep 0.1
+  done
+  metrics_port=$(sed -n 's|.*/readyz listen on 127.0.0.1:\([0-9]*\).*|\1|p' "$log" | head -n1)
+  debug_port=$(sed -n 's|.*debug API listens on http://127.0.0.1:\([0-9]*\).*|\1|p' "$log" | head -n1)
+  vis_port=$(sed -n 's|.*visibility API listens on https://:\([0-9]*\).*|\1|p' "$log" | head -n1)
+  [ -n "$vis_port" ]
+}
+stop_koordq() { # stop_koordq SIGNAL
+  kill "-$1" "$koordq_pid" 2>/dev/null
+  wait "$koordq_pid" 2>/dev/null
+  last_exit=$?
+  koordq_pid=""
+}
+
+# eventually SECONDS COMMAND...: COMMAND succeeds within SECONDS (polled every 0.2 s).
+eventually() {
+  local deadline=$((SECONDS + $1))
+  shift
+  while [ $SECONDS -le $deadline ]; do
+    if "$@" >/dev/null 2>&1; then return 0; fi
+    sleep 0.2
+  done
+  return 1
+}
+unit_field() { k get queueunit -n "$1" "$2" -o "jsonpath=$3"; }
+unit_is() { test "$(unit_field "$1" "$2" "$3")" = "$4"; }
+unit_at_least() { test "$(unit_field "$1" "$2" "$3")" -ge "$4"; }
+
+cat >"$scratch/objects.yaml" <<'YAML'
+apiVersion: scheduling.sigs.k8s.io/v1alpha1
+kind: ElasticQuota
+metadata: {name: team-root, namespace: default, labels: {koord-queue/queue-policy: Priority}}
+spec: {max: {cpu: "8", memory: 16Gi}}
+---
+apiVersion: scheduling.sigs.k8s.io/v1alpha1
+kind: ElasticQuota
+metadata: {name: team-a, namespace: default, labels: {quota.scheduling.koordinator.sh/parent: team-root}}
+spec: {max: {cpu: "4", memory: 8Gi}, min: {cpu: "2", memory: 4Gi}}
+---
+apiVersion: scheduling.sigs.k8s.io/v1alpha1
+kind: ElasticQuota
+metadata: {name: team-b, namespace: default, labels: {quota.scheduling.koordinator.sh/parent: team-root, koord-queue/queue-policy: Block}}
+spec: {max: {cpu: "2", memory: 4Gi}}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: ml}
+---
+apiVersion: scheduling.x-k8s.io/v1alpha1
+kind: QueueUnit
+metadata: {name: job1, namespace: default, labels: {quota.scheduling.koordinator.sh/name: team-a}}
+spec: {priority: 10, resource: {cpu: "2", memory: 1Gi}, consumerRef: {apiVersion: batch/v1, kind: Job, name: job1, namespace: default}}
+---
+apiVersion: scheduling.x-k8s.io/v1alpha1
+kind: QueueUnit
+metadata: {name: job2, namespace: ml, labels: {quota.scheduling.koordinator.sh/name: team-a}}
+spec: {priority: 5, resource: {cpu: "3", memory: 1Gi}}
+---
+apiVersion: scheduling.x-k8s.io/v1alpha1
+kind: QueueUnit
+metadata: {name: pt1, namespace: ml, labels: {quota.scheduling.koordinator.sh/name: team-b}}
+spec:
+  podSet:
+  - name: worker
+    count: 2
+    template: {spec: {containers: [{name: c, resources: {requests: {cpu: 500m, memory: 256Mi}}}]}}
+YAML
+check "kubectl creates the quotas, namespace and units" k apply -f "$scratch/objects.yaml"
+
+if ! start_koordq; then
+  echo "FAIL: koordq serve did not start its visibility API; its log:"
+  tail -n 20 "$log"
+  exit 1
+fi
+M="http://127.0.0.1:$metrics_port"
+D="http://127.0.0.1:$debug_port"
+check "/readyz turns 200 after the initial sync" eventually 10 curl -sf "$M/readyz"
+
+# §2.5: a Queue per ElasticQuota in the queue namespace.
+check "auto-created Queue team-a" eventually 10 k get queue -n koord-queue team-a
+check "auto-created Queue team-b has the quota's policy label" \
+  eventually 10 sh -c "test \"\$('$K' --kubeconfig '$KUBECONFIG' get queue -n koord-queue team-b -o 'jsonpath={.spec.queuePolicy}')\" = Block"
+check "auto-created Queue has spec.priority 1000 and the parent label" test \
+  "$(k get queue -n koord-queue team-a -o 'jsonpath={.spec.priority} {.metadata.labels.quota\.scheduling\.koordinator\.sh/parent}')" \
+  = "1000 team-root"
+
+# §7.3: the admission as one merge-PATCH of the status, then spec.queue.
+check "job1 is Dequeued" eventually 10 unit_is default job1 '{.status.phase}' Dequeued
+check "job1's message and attempts" test "$(unit_field default job1 '{.status.message}/{.status.attempts}')" \
+  = "Dequeued because schedule successfully/1"
+check "job1's admission: the default pod set, 1 replica, 0 running" test \
+  "$(unit_field default job1 '{.status.admissions[0].name}/{.status.admissions[0].replicas}/{.status.admissions[0].running}')" \
+  = "koord-queue/default-requirement/1/0"
+check "job1's lastAllocateTime is set" test -n "$(unit_field default job1 '{.status.lastAllocateTime}')"
+check "job1's spec.queue is its Queue" eventually 10 unit_is default job1 '{.spec.queue}' team-a
+check "job1 keeps the fields koordq does not write (consumerRef)" unit_is default job1 '{.spec.consumerRef.kind}' Job
+check "pt1 is Dequeued with both workers" eventually 10 unit_is ml pt1 '{.status.phase}/{.status.admissions[0].replicas}' Dequeued/2
+
+# §7.5, §8.2, §9: over quota, with the failure text, attempts growing on the backoff schedule.
+check "job2 fails on team-a's cpu" eventually 10 unit_is ml job2 '{.status.message}' 'limited quotaName:team-a, limited resKey:cpu,'
+check "job2 is retried after its backoff (attempts 1, 2, 3 within 1 s + 2 s)" eventually 10 unit_at_least ml job2 '{.status.attempts}' 3
+check "job2 stays unadmitted" test -z "$(unit_field ml job2 '{.status.admissions}')"
+
+# §14: queueItemDetails and the usage annotations.
+item_details() { k get queue -n koord-queue team-a -o json | jq -c '.status.queueItemDetails'; }
+job2_listed() {
+  local d
+  d="$(item_details)"
+  [ "$d" = '{"active":[{"name":"job2","namespace":"ml","position":1,"priority":5}],"backoff":[]}' ] ||
+    [ "$d" = '{"active":[],"backoff":[{"name":"job2","namespace":"ml","position":1,"priority":5}]}' ]
+}
+check "team-a's queueItemDetails lists job2 at position 1" eventually 20 job2_listed
+check "team-a's usage annotation holds job1's charge" eventually 10 test \
+  "$(k get queue -n koord-queue team-a -o 'jsonpath={.metadata.annotations.alibabacloud\.com/queue-used}')" \
+  = '{"cpu":2000,"memory":1073741824}'
+
+# Surfaces on a cluster: the debug and visibility APIs, and the client metrics.
+check "debug API lists team-a's waiting unit" eventually 5 sh -c "curl -sf '$D/apis/v1/queue' | grep -q job2"
+V="https://127.0.0.1:$vis_port"
+tls=(--cacert "$KOORDQ_APISERVER_CA" --cert "$KOORDQ_FRONT_PROXY_CLIENT_CERT" --key "$KOORDQ_FRONT_PROXY_CLIENT_KEY")
+visibility_lists_job2() {
+  curl -s "${tls[@]}" -H 'X-Remote-User: alice' \
+    "https://127.0.0.1:$vis_port/apis/visibility.koord-queue.x-k8s.io/v1alpha1/queues/team-a/queueunits" >"$scratch/vis.json"
+  jq -e '.items | map(select(.metadata.name == "job2")) | .[0].positionInQueue == 0' "$scratch/vis.json"
+}
+check "visibility API (client CA from the flag) lists team-a's job2 waiting at position 0" visibility_lists_job2
+check "visibility API refuses a request without a client certificate" test \
+  "$(curl -s --cacert "$KOORDQ_APISERVER_CA" "$V/apis/visibility.koord-queue.x-k8s.io/v1alpha1/queues" | jq -r .reason)" = Unauthorized
+curl -s "$M/metrics" >"$scratch/metrics"
+check "rest_client_requests_total counts the PATCHes answered 200" \
+  grep -qE '^rest_client_requests_total\{.*code="200".*method="PATCH".*\} [1-9]' "$scratch/metrics"
+check "koordq_leader is 1" grep -qE '^koordq_leader 1' "$scratch/metrics"
+
+# Capacity freed: job1 deleted, job2 admitted.
+k delete queueunit -n default job1 >/dev/null
+check "job2 is admitted once job1 is gone" eventually 30 unit_is ml job2 '{.status.phase}' Dequeued
+check "job2's spec.queue is team-a" eventually 10 unit_is ml job2 '{.spec.queue}' team-a
+
+# A restart with SIGTERM: the journal resumes, nothing is decided twice.
+snapshot_units() { k get queueunits -A -o 'jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name} {.status.phase} {.status.attempts} {.status.admissions[*].replicas}{"\n"}{end}'; }
+before="$(snapshot_units)"
+stop_koordq TERM
+ca_flags=()  # from now on the client CA comes from the cluster's ConfigMap (§16.1)
+check "SIGTERM ends serve with exit 0" test "$last_exit" = 0
+check "and logs where the journal stopped" grep -q 'serve stopped; journal head seq' "$log"
+start_koordq || fail "koordq did not restart"
+check "after the restart /readyz is 200 again" eventually 10 curl -sf "http://127.0.0.1:$metrics_port/readyz"
+sleep 2
+check "a restart changes no unit (no second admission, no extra attempt)" test "$(snapshot_units)" = "$before"
+k apply -f - >/dev/null <<'YAML'
+apiVersion: scheduling.x-k8s.io/v1alpha1
+kind: QueueUnit
+metadata: {name: job3, namespace: ml, labels: {quota.scheduling.koordinator.sh/name: team-a}}
+spec: {resource: {cpu: "3", memory: 1Gi}}
+YAML
+check "visibility API (client CA from the ConfigMap) lists job3 waiting" eventually 10 sh -c \
+  "curl -s ${tls[*]} 'https://127.0.0.1:$vis_port/apis/visibility.koord-queue.x-k8s.io/v1alpha1/queues/team-a/queueunits' | jq -e '.items | map(select(.metadata.name == \"job3\")) | length == 1'"
+
+# SIGKILL while units arrive: no acknowledged record lost, no over-admission, journal intact.
+for i in $(seq 1 12); do
+  cat <<YAML
+---
+apiVersion: scheduling.x-k8s.io/v1alpha1
+kind: QueueUnit
+metadata: {name: burst-$i, namespace: ml, labels: {quota.scheduling.koordinator.sh/name: team-b}}
+spec: {resource: {cpu: 500m, memory: 128Mi}}
+YAML
+done >"$scratch/burst.yaml"
+k apply -f "$scratch/burst.yaml" >/dev/null &
+sleep 0.5
+stop_koordq KILL
+wait
+start_koordq || fail "koordq did not restart after SIGKILL"
+check "after SIGKILL /readyz is 200 again" eventually 10 curl -sf "http://127.0.0.1:$metrics_port/readyz"
+# team-b's max is 2 cpu: pt1 holds 1; two more 500m units fit, the rest waits.
+admitted_b() { k get queueunits -n ml -o json | jq '[.items[] | select(.metadata.labels["quota.scheduling.koordinator.sh/name"] == "team-b") | (.status.admissions // [])[] | .replicas] | add'; }
+team_b_full() { test "$(admitted_b)" = 4; }
+check "team-b fills to its max after the restart" eventually 30 team_b_full
+sleep 2
+check "and never beyond it" test "$(admitted_b)" = 4
+check "no unit has more replicas than it asked for" test \
+  "$(k get queueunits -A -o json | jq '[.items[] | select(((.status.admissions // [])[0].replicas // 0) > (.spec.podSet[0].count // 1))] | length')" = 0
+stop_koordq TERM
+
+"$koordq" journal verify --journal-dir "$journal" >"$out" 2>"$err"
+check "journal verify passes (hash chain intact over three processes)" grep -q '^ok:' "$out"
+"$koordq" replay --verify --journal-dir "$journal" >"$out" 2>"$err"
+check "replay --verify re-decides every round identically" grep -q '^verified ' "$out"
+n_config=$("$koordq" journal export --journal-dir "$journal" 2>/dev/null | jq -r .kind | grep -c '^config$')
+check "three starts, three config records" test "$n_config" = 3
+check "no journal error in the log" test -z "$(grep -E '^E' "$log" | grep -i journal)"
+
+finish

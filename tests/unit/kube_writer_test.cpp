@@ -1,0 +1,325 @@
+// kube/writer: the request bodies of the leader's writes (behaviour.md §7.3, §14), the coalescing
+// write queue of §7.6, and the writer's answers to 200/409/404/429/4xx against a scripted server.
+#include <chrono>
+#include <mutex>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "kube/writer/api_writer.hpp"
+#include "kube/writer/unit_write_queue.hpp"
+#include "kube/writer/write_bodies.hpp"
+#include "schema/json_encode.hpp"
+#include "tests/support/scripted_http_server.hpp"
+
+namespace koordq::kube {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::http_reply;
+using testing::ScriptedHttpServer;
+
+constexpr int64_t kSecond = 1'000'000'000;
+constexpr int64_t kT0 = 1776672007LL * kSecond;  // 2026-04-20T08:00:07Z
+
+actors::UnitRef unit_ref(const std::string& name = "job1") {
+  return actors::UnitRef{"default", name, "uid-" + name, "team-a", "team-a"};
+}
+
+TEST(WriteBodies, an_admission_is_one_merge_patch_with_the_precondition_and_only_the_keys_it_sets) {
+  actors::StatusPatch p;
+  p.phase = "Dequeued";
+  p.message = "Dequeued because schedule successfully";
+  p.attempts = 3;
+  p.last_update_time = kT0;
+  p.last_allocate_time = kT0;
+  p.admissions = std::vector<schema::Admission>{{"worker", 4, std::nullopt, 0, std::nullopt}};
+  EXPECT_EQ(status_patch_body(p, "48213"),
+            R"({"metadata":{"resourceVersion":"48213"},"status":{"phase":"Dequeued",)"
+            R"("message":"Dequeued because schedule successfully","attempts":3,)"
+            R"("lastUpdateTime":"2026-04-20T08:00:07Z","lastAllocateTime":"2026-04-20T08:00:07Z",)"
+            R"("admissions":[{"name":"worker","replicas":4,"running":0}]}})");
+  Request r = status_patch_request(unit_ref(), p, "48213");
+  EXPECT_EQ(r.verb, Verb::kPatch);
+  EXPECT_EQ(r.target, "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/default/queueunits/job1/status");
+  EXPECT_EQ(r.content_type, "application/merge-patch+json");
+  EXPECT_TRUE(r.has_precondition);
+}
+
+TEST(WriteBodies, a_failure_write_leaves_phase_and_admissions_alone_and_an_emptied_list_is_sent_empty) {
+  actors::StatusPatch fail;
+  fail.message = "limited quotaName:team-a, limited resKey:cpu,";
+  fail.attempts = 2;
+  fail.last_update_time = kT0;
+  EXPECT_EQ(
+      status_patch_body(fail, "7"),
+      R"({"metadata":{"resourceVersion":"7"},"status":{"message":"limited quotaName:team-a, limited resKey:cpu,",)"
+      R"("attempts":2,"lastUpdateTime":"2026-04-20T08:00:07Z"}})");
+  actors::StatusPatch cleared;
+  cleared.phase = "TimeoutBackoff";
+  cleared.admissions = std::vector<schema::Admission>{};
+  EXPECT_THAT(status_patch_body(cleared, "7"), HasSubstr(R"("admissions":[])"));
+}
+
+TEST(WriteBodies, spec_queue_and_the_queue_writes) {
+  Request q = spec_queue_patch_request(unit_ref(), "team-a");
+  EXPECT_EQ(q.target, "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/default/queueunits/job1");
+  EXPECT_EQ(q.body, R"({"spec":{"queue":"team-a"}})");
+  EXPECT_FALSE(q.has_precondition);
+
+  schema::Queue create;
+  create.spec.queue_policy = "Block";
+  create.spec.priority = 1000;
+  create.metadata.labels["quota.scheduling.koordinator.sh/parent"] = "root";
+  Request c = queue_write_request("koord-queue", "team-a", create);
+  EXPECT_EQ(c.verb, Verb::kPost);
+  EXPECT_EQ(c.target, "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/koord-queue/queues");
+  EXPECT_THAT(c.body, HasSubstr(R"("metadata":{"name":"team-a","namespace":"koord-queue","labels":)"));
+  EXPECT_THAT(c.body, HasSubstr(R"("spec":{"queuePolicy":"Block","priority":1000})"));
+
+  actors::QueuePatch patch;
+  patch.queue_policy = "Priority";
+  patch.labels["quota.scheduling.koordinator.sh/parent"] = std::nullopt;
+  patch.annotations["quota-koord-queue-enable"] = "true";
+  Request p = queue_write_request("koord-queue", "team-a", patch);
+  EXPECT_EQ(p.target, "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/koord-queue/queues/team-a");
+  EXPECT_EQ(p.body,
+            R"({"spec":{"queuePolicy":"Priority"},"metadata":{"labels":)"
+            R"({"quota.scheduling.koordinator.sh/parent":null},"annotations":{"quota-koord-queue-enable":"true"}}})");
+
+  schema::QueueItemDetails details;
+  details.active.push_back({"job2", "default", 20, 1});
+  Request d = queue_write_request("koord-queue", "team-a", details);
+  EXPECT_EQ(d.target, "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/koord-queue/queues/team-a/status");
+  EXPECT_EQ(d.body, R"({"status":{"queueItemDetails":{"active":[{"name":"job2","namespace":"default",)"
+                    R"("priority":20,"position":1}],"backoff":[]}}})");
+
+  Request u =
+      queue_write_request("koord-queue", "team-a", actors::UsageAnnotations{{"alibabacloud.com/queue-used", "{}"}});
+  EXPECT_EQ(u.body, R"({"metadata":{"annotations":{"alibabacloud.com/queue-used":"{}"}}})");
+
+  Request del = queue_write_request("koord-queue", "team-a", actors::QueueDelete{});
+  EXPECT_EQ(del.verb, Verb::kDelete);
+  EXPECT_EQ(del.target, "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/koord-queue/queues/team-a");
+}
+
+UnitWrite write_for(const std::string& name, bool changes_phase, bool failure = false, uint64_t seq = 1) {
+  UnitWrite w;
+  w.unit = unit_ref(name);
+  w.decision_seq = seq;
+  w.status = actors::StatusPatch{};
+  w.status->message = name + "@" + std::to_string(seq);
+  w.changes_phase = changes_phase;
+  w.failure = failure;
+  w.backoff_ns = 2 * kSecond;
+  return w;
+}
+
+std::vector<std::string> drain(UnitWriteQueue& q, int64_t now) {
+  std::vector<std::string> out;
+  while (auto w = q.pop(now)) out.push_back(*w->status->message);
+  return out;
+}
+
+TEST(UnitWriteQueue, latest_wins_and_phase_changes_go_before_message_only_writes) {
+  UnitWriteQueue q;
+  q.push(write_for("a", false, false, 1), kT0);
+  q.push(write_for("b", true, false, 1), kT0);
+  q.push(write_for("c", false, false, 1), kT0);
+  q.push(write_for("a", false, false, 2), kT0);  // replaces a@1
+  q.push(write_for("d", true, false, 1), kT0);
+  EXPECT_EQ(q.size(), 4u);
+  EXPECT_EQ(drain(q, kT0), (std::vector<std::string>{"b@1", "d@1", "c@1", "a@2"}));
+  EXPECT_EQ(q.next_due(), std::nullopt);
+}
+
+TEST(UnitWriteQueue, a_failure_write_is_sent_at_most_once_per_backoff_period) {
+  UnitWriteQueue q;
+  q.push(write_for("a", false, true, 1), kT0);
+  ASSERT_EQ(drain(q, kT0), std::vector<std::string>{"a@1"});
+  q.failure_sent("default/a", kT0, 2 * kSecond);
+  q.push(write_for("a", false, true, 2), kT0 + kSecond);
+  q.push(write_for("a", false, true, 3), kT0 + kSecond);  // held writes coalesce
+  EXPECT_TRUE(drain(q, kT0 + kSecond).empty());
+  EXPECT_EQ(q.next_due(), kT0 + 2 * kSecond);
+  EXPECT_EQ(drain(q, kT0 + 2 * kSecond), std::vector<std::string>{"a@3"});
+}
+
+TEST(UnitWriteQueue, a_write_of_the_other_class_replaces_a_held_failure_write_at_once) {
+  UnitWriteQueue q;
+  q.failure_sent("default/a", kT0, 20 * kSecond);
+  q.push(write_for("a", false, true, 1), kT0);
+  EXPECT_TRUE(drain(q, kT0).empty());
+  q.push(write_for("a", true, false, 2), kT0);
+  EXPECT_EQ(drain(q, kT0), std::vector<std::string>{"a@2"});
+  q.push(write_for("a", false, true, 3), kT0);  // the limit started over with the admission
+  EXPECT_EQ(drain(q, kT0), std::vector<std::string>{"a@3"});
+}
+
+TEST(UnitWriteQueue, a_retry_waits_and_loses_to_a_newer_write) {
+  UnitWriteQueue q;
+  q.retry_at(write_for("a", true, false, 1), kT0 + kSecond);
+  EXPECT_TRUE(drain(q, kT0).empty());
+  EXPECT_EQ(drain(q, kT0 + kSecond), std::vector<std::string>{"a@1"});
+  q.push(write_for("b", true, false, 2), kT0);
+  q.retry_at(write_for("b", true, false, 1), kT0);  // b@1 came back from a 503 after b@2 was queued
+  EXPECT_EQ(drain(q, kT0 + kSecond), std::vector<std::string>{"b@2"});
+}
+
+// The writer against a scripted API server.
+class ApiWriterTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<HttpClient> client() {
+    ClientConfig config;
+    EXPECT_TRUE(parse_server_url(server_.url(), config).ok());
+    config.source = "test";
+    HttpOptions options;
+    options.qps = 0;
+    options.retry.max_attempts = 1;
+    auto c = HttpClient::create(config, options);
+    EXPECT_TRUE(c.ok()) << c.message();
+    return std::move(*c);
+  }
+  ApiWriterOptions options() {
+    ApiWriterOptions o;
+    o.now = [] {
+      return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+    };
+    o.retry_interval_ns = 10'000'000;  // 10 ms
+    o.on_outcome = [this](const actors::Outcome& out) {
+      std::lock_guard lock(mu_);
+      outcomes_.push_back(out);
+      cv_.notify_all();
+    };
+    return o;
+  }
+  std::vector<actors::Outcome> wait_outcomes(size_t n) {
+    std::unique_lock lock(mu_);
+    cv_.wait_for(lock, std::chrono::seconds(10), [&] { return outcomes_.size() >= n; });
+    return outcomes_;
+  }
+  static std::string unit_json(const std::string& rv, const std::string& phase, int64_t priority = 0) {
+    schema::QueueUnit u;
+    u.metadata.name = "job1";
+    u.metadata.namespace_ = "default";
+    u.metadata.uid = "uid-job1";
+    u.metadata.resource_version = rv;
+    u.status.phase = phase;
+    if (priority != 0) u.spec.priority = static_cast<int32_t>(priority);
+    return schema::encode_json(u);
+  }
+  UnitWrite admission() {
+    UnitWrite w = write_for("job1", true);
+    w.status->phase = "Dequeued";
+    w.status->resource_version = "10";
+    w.observed_phase = "Enqueued";
+    w.spec_queue = "team-a";
+    return w;
+  }
+
+  ScriptedHttpServer server_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<actors::Outcome> outcomes_;
+};
+
+TEST_F(ApiWriterTest, a_landed_admission_reports_its_resource_version_then_patches_spec_queue) {
+  server_.script({{http_reply(200, unit_json("11", "Dequeued"))}});
+  server_.script({{http_reply(200, unit_json("12", "Dequeued"))}});
+  auto c = client();
+  ApiWriter writer(*c, options());
+  writer.submit(admission());
+  auto out = wait_outcomes(2);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].write_kind, actors::WriteKind::kStatusPatch);
+  EXPECT_EQ(out[0].result, actors::OutcomeResult::kSuccess);
+  EXPECT_EQ(out[0].resource_version, "11");
+  EXPECT_EQ(out[1].write_kind, actors::WriteKind::kSpecQueuePatch);
+  auto received = server_.received();
+  ASSERT_EQ(received.size(), 2u);
+  EXPECT_EQ(received[0].method, "PATCH");
+  EXPECT_THAT(received[0].body, HasSubstr(R"("resourceVersion":"10")"));
+  EXPECT_EQ(received[1].body, R"({"spec":{"queue":"team-a"}})");
+}
+
+TEST_F(ApiWriterTest, a_conflict_on_a_unit_that_still_waits_repeats_the_write_on_the_fresh_object) {
+  server_.script({{http_reply(409, R"({"kind":"Status","code":409})")}});
+  server_.script({{http_reply(200, unit_json("15", ""))}});  // GET: still Enqueued, same spec
+  server_.script({{http_reply(200, unit_json("16", "Dequeued"))}});
+  auto c = client();
+  auto o = options();
+  ApiWriter writer(*c, o);
+  UnitWrite w = admission();
+  w.spec_queue.reset();
+  writer.submit(std::move(w));
+  auto out = wait_outcomes(1);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].result, actors::OutcomeResult::kSuccess);
+  EXPECT_EQ(out[0].resource_version, "16");
+  auto received = server_.received();
+  ASSERT_EQ(received.size(), 3u);
+  EXPECT_EQ(received[1].method, "GET");
+  EXPECT_THAT(received[2].body, HasSubstr(R"("resourceVersion":"15")"));
+}
+
+TEST_F(ApiWriterTest, a_conflict_on_a_changed_unit_is_abandoned_and_a_missing_unit_is_not_found) {
+  server_.script({{http_reply(409, "{}")}});
+  server_.script({{http_reply(200, unit_json("15", "", 7))}});  // the spec changed
+  auto c = client();
+  ApiWriter writer(*c, options());
+  UnitWrite w = admission();
+  w.spec_queue.reset();
+  writer.submit(w);
+  auto out = wait_outcomes(1);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].result, actors::OutcomeResult::kConflict);
+
+  server_.script({{http_reply(404, "{}")}});
+  w.decision_seq = 2;
+  writer.submit(w);
+  out = wait_outcomes(2);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[1].result, actors::OutcomeResult::kNotFound);
+  EXPECT_EQ(out[1].decision_seq, 2u);
+}
+
+TEST_F(ApiWriterTest, a_server_error_is_retried_and_another_client_error_is_final) {
+  server_.script({{http_reply(503, "{}")}});
+  server_.script({{http_reply(429, "{}")}});
+  server_.script({{http_reply(200, unit_json("11", "Dequeued"))}});
+  server_.script({{http_reply(422, R"({"kind":"Status","code":422})")}});
+  auto c = client();
+  ApiWriter writer(*c, options());
+  UnitWrite w = admission();
+  w.spec_queue.reset();
+  writer.submit(w);
+  auto out = wait_outcomes(1);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].result, actors::OutcomeResult::kSuccess);
+  EXPECT_EQ(writer.stats().retries.load(), 2u);
+  w.decision_seq = 2;
+  writer.submit(w);
+  out = wait_outcomes(2);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[1].result, actors::OutcomeResult::kError);
+  EXPECT_EQ(out[1].http_code, 422);
+}
+
+TEST_F(ApiWriterTest, queue_writes_report_every_answer) {
+  server_.script({{http_reply(409, R"({"kind":"Status","reason":"AlreadyExists","code":409})")}});
+  auto c = client();
+  ApiWriter writer(*c, options());
+  writer.submit(QueueWriteJob{"team-a", schema::Queue{}, 5, 1});
+  auto out = wait_outcomes(1);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].write_kind, actors::WriteKind::kQueueWrite);
+  EXPECT_EQ(out[0].result, actors::OutcomeResult::kConflict);
+  EXPECT_EQ(out[0].decision_seq, 5u);
+  EXPECT_EQ(out[0].decision_index, 1u);
+  EXPECT_EQ(std::get<actors::QueueRef>(out[0].target).name, "team-a");
+}
+
+}  // namespace
+}  // namespace koordq::kube
