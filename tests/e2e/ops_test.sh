@@ -445,6 +445,25 @@ run journal verify --export "$scratch/export.ndjson"
 check "journal verify --export of the live export" grep -q '^ok: [0-9]* records' "$out"
 run replay --export "$scratch/export.ndjson" --verify
 check "replay --export --verify of the live export" test "$code" = 0
+curl -sS --max-time 20 "http://127.0.0.1:$debug_port/apis/journal/v1/records" >"$scratch/stream.ndjson" 2>"$err"
+run journal verify --export "$scratch/stream.ndjson"
+check "the journal stream is a verifiable export" grep -q '^ok: [0-9]* records, seq 1\.\.' "$out"
+# Every koordq command line of docs/operations.md names a command and flags its --help lists.
+grep -o 'koordq \(journal [a-z]*\|replay\|at\|explain\|serve\)[^`|&;]*' "$repo/docs/operations.md" | sort -u >"$scratch/doc-commands"
+check "docs/operations.md shows koordq commands" test "$(wc -l <"$scratch/doc-commands")" -ge 8
+while read -r _ cmd rest; do
+  [ "$cmd" = journal ] && { cmd="journal ${rest%% *}"; rest="${rest#* }"; }
+  # shellcheck disable=SC2086
+  help="$("$koordq" $cmd --help 2>&1)"
+  for flag in $(echo "$rest" | grep -o -- '--[a-z-]*' | sort -u); do
+    if grep -qE -- "^ +(-[a-z], )?$flag( |,|\$)" <<<"$help"; then pass; else fail "docs/operations.md: koordq $cmd has no flag $flag"; fi
+  done
+done <"$scratch/doc-commands"
+# The flags the text names on their own (`--legacy-lease-guard`, …) are serve's or journal export's.
+helps="$("$koordq" serve --help; "$koordq" journal export --help)"
+for flag in $(grep -o '`--[a-z-]*' "$repo/docs/operations.md" | tr -d '`' | sort -u); do
+  if grep -qE -- "^ +(-[a-z], )?$flag( |,|\$)" <<<"$helps"; then pass; else fail "docs/operations.md names an unknown flag $flag"; fi
+done
 kill -TERM "$serve_pid"
 for _ in $(seq 1 100); do kill -0 "$serve_pid" 2>/dev/null || break; sleep 0.1; done
 wait "$serve_pid" 2>/dev/null
