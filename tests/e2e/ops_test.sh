@@ -17,6 +17,7 @@
 # - the journal commands docs/operations.md gives: a live export verified and replayed, a
 #   checkpoint once serve has stopped, an audit export.
 # Usage: ops_test.sh path/to/koordq
+# shellcheck disable=SC2016 # jq programs and PromQL are single-quoted on purpose
 set -uo pipefail
 
 koordq="$(readlink -f "${1:?usage: ops_test.sh path/to/koordq}")"
