@@ -50,7 +50,7 @@ phase() { # phase NAME: prints the duration of the phase that just ended
 free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 for tool in promtool prometheus node jq curl /usr/bin/python3; do
-  command -v "$tool" >/dev/null || { echo "FAIL: $tool is missing (scripts/install-deps.sh installs it)"; exit 1; }
+  command -v "$tool" >/dev/null || { echo "FAIL: $tool is missing (scripts/install-deps.sh installs prometheus, jq, curl and python3; dashboard-check needs Node.js >= 18 with npm)"; exit 1; }
 done
 [ -f "$H/control-plane.sh" ] || { echo "FAIL: no harness at $H; set KOORDQ_HARNESS"; exit 1; }
 
