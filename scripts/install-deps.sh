@@ -23,6 +23,8 @@ test_pkgs=(
 
 pkgs=("${build_pkgs[@]}")
 [ "${1:-}" = "--build" ] || pkgs+=("${test_pkgs[@]}")
+# The harness's dashboard checker needs Node.js >= 18 with npm; Debian's when none is on PATH.
+if [ "${1:-}" != "--build" ] && ! command -v node >/dev/null; then pkgs+=(nodejs npm); fi
 
 missing=()
 for p in "${pkgs[@]}"; do
