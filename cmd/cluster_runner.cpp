@@ -3,6 +3,8 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <set>
 #include <utility>
@@ -47,18 +49,26 @@ int64_t wall_now() {
       .count();
 }
 
-using Bodies = std::vector<std::unique_ptr<journal::RecordBody>>;
+using Bodies = std::vector<std::shared_ptr<const journal::RecordBody>>;
+
+// The election's side of the loop: what a journal write failure and its recovery do (§19).
+struct LeadershipHooks {
+  std::function<void()> release;  // give the Lease up; campaign no more
+  std::function<void()> resume;   // campaign again
+};
 
 class ClusterLoop {
  public:
   ClusterLoop(const ServeOptions& options, journal::Journal& journal, actors::runtime::DecisionEngine& engine,
-              ServeSurfaces& surfaces, ClusterInbox& inbox, kube::ApiWriter& writer)
+              ServeSurfaces& surfaces, ClusterInbox& inbox, std::function<std::unique_ptr<kube::ApiWriter>()> writers,
+              LeadershipHooks leadership)
       : options_(options),
         journal_(journal),
         engine_(engine),
         surfaces_(surfaces),
         inbox_(inbox),
-        writer_(writer),
+        make_writer_(std::move(writers)),
+        leadership_(std::move(leadership)),
         appender_(journal.writer()),
         tick_policy_{options.tick_min_interval_ns},
         upkeep_(options, journal, engine),
@@ -66,6 +76,10 @@ class ClusterLoop {
 
   int run() {
     while (!g_stop.load()) {
+      if (failure_) {
+        retry_failed_append();
+        continue;
+      }
       std::chrono::nanoseconds wait = std::chrono::milliseconds(100);
       const bool deciding = leading_ && synced_;
       if (deciding) {
@@ -74,8 +88,13 @@ class ClusterLoop {
         }
       }
       for (LoopInput& in : inbox_.take(wait)) {
+        if (failure_) {
+          deferred_.push_back(std::move(in));
+          continue;
+        }
         if (int code = take(std::move(in)); code != kExitSuccess) return code;
       }
+      if (failure_) continue;
       if (batch_.empty()) {
         if (!deciding) continue;
         const int64_t now = wall_now();
@@ -85,6 +104,7 @@ class ClusterLoop {
       }
       if (int code = cycle(); code != kExitSuccess) return code;
     }
+    stop_writing();
     return kExitSuccess;
   }
 
@@ -106,14 +126,13 @@ class ClusterLoop {
         acquiring_ = true;
         return kExitSuccess;
       case LoopInput::Kind::kLost: {
-        writer_.stop();
-        leading_ = false;
+        stop_writing();
         batch_.push_back(actors::make_role_body(actors::RoleEvent::kLost, in.text, 0));
         if (int code = cycle(); code != kExitSuccess) return code;
         return kExitCheckFailed;  // §19: exit 1, the container restarts from a clean state
       }
       case LoopInput::Kind::kFatal:
-        writer_.stop();
+        stop_writing();
         KQ_LOG_ERROR("{}", in.text);
         return kExitCheckFailed;
     }
@@ -125,6 +144,14 @@ class ClusterLoop {
   int relist(schema::ObjectKind kind, const kube::ListSnapshot& list) {
     if (!batch_.empty()) {
       if (int code = cycle(); code != kExitSuccess) return code;
+      if (failure_) {
+        LoopInput again;
+        again.kind = LoopInput::Kind::kRelist;
+        again.resource = kind;
+        again.list = list;
+        deferred_.push_front(std::move(again));
+        return kExitSuccess;
+      }
     }
     std::vector<schema::WatchedObject> known;
     engine_.read_state([&](const actors::Scheduler& s, uint64_t) { known = journaled_objects(s, kind); });
@@ -156,16 +183,21 @@ class ClusterLoop {
     return "queueunits";
   }
 
-  // One input batch, then on the leader its round and the round's writes.
+  // One input batch, then on the leader its round and the round's writes. A failed append keeps
+  // the batch for the next attempt (§19).
   int cycle() {
-    auto seqs = appender_.append(std::move(batch_));
+    auto seqs = appender_.append(batch_);
+    if (!seqs.ok()) {
+      journal_failed(seqs.message());
+      return kExitSuccess;
+    }
     batch_.clear();
-    if (!seqs.ok()) return fail("journal write failed: " + seqs.message());
     if (int code = apply(*seqs); code != kExitSuccess) return code;
     seen_through_ = last_applied_time_;
     if (acquiring_) {
       acquiring_ = false;
       leading_ = true;
+      writer_ = make_writer_();
       if (Status s = surfaces_.became_leader(); !s.ok()) return fail(s.message());
     }
     if (!synced_ && relisted_.size() == 3) {
@@ -182,20 +214,73 @@ class ClusterLoop {
     auto decided = engine_.decide();
     if (!decided.ok()) return fail(decided.message());
     std::vector<actors::Decision> decisions = std::move(decided).value();
-    Bodies round;
-    round.push_back(actors::make_round_body(basis, decisions));
-    auto round_seq = appender_.append(std::move(round));
-    if (!round_seq.ok()) return fail("journal write failed: " + round_seq.message());
+    Bodies round{actors::make_round_body(basis, decisions)};
+    auto round_seq = appender_.append(round);
+    if (!round_seq.ok()) {
+      // The round is dropped: its basis stays a batch without a round, as a follower's are.
+      journal_failed(round_seq.message());
+      return kExitSuccess;
+    }
     if (int code = apply(*round_seq); code != kExitSuccess) return code;
     dispatch(round_seq->front(), decisions);
     upkeep_.after_cycle();
     return kExitSuccess;
   }
 
+  // §19: stop deciding and writing at once, answer /readyz 503, give the Lease up; keep the
+  // batch and everything that arrives meanwhile, and retry the append every second.
+  void journal_failed(const std::string& error) {
+    if (!failure_) {
+      if (leading_) {
+        KQ_LOG_ERROR("journal write failed: {}; releasing leadership", error);
+      } else {
+        KQ_LOG_ERROR("journal write failed: {}", error);
+      }
+    }
+    failure_ = error;
+    surfaces_.set_journal_failure(error);
+    if (leading_ || acquiring_) {
+      stop_writing();
+      surfaces_.stopped_leading();
+      if (leadership_.release) leadership_.release();
+    }
+  }
+
+  void retry_failed_append() {
+    for (LoopInput& in : inbox_.take(std::chrono::seconds(1))) deferred_.push_back(std::move(in));
+    if (g_stop.load()) return;
+    if (!batch_.empty()) {
+      auto seqs = appender_.append(batch_);
+      if (!seqs.ok()) {
+        KQ_V(1)("journal append still failing: {}", seqs.message());
+        return;
+      }
+      batch_.clear();
+      if (apply(*seqs) != kExitSuccess) return;
+      seen_through_ = last_applied_time_;
+    }
+    KQ_LOG_INFO("journal writes succeed again: ingestion resumes ({} inputs waited)", deferred_.size());
+    failure_.reset();
+    surfaces_.set_journal_failure(std::nullopt);
+    if (leadership_.resume) leadership_.resume();
+    while (!deferred_.empty() && !failure_) {
+      LoopInput in = std::move(deferred_.front());
+      deferred_.pop_front();
+      if (take(std::move(in)) != kExitSuccess) break;
+    }
+  }
+
+  void stop_writing() {
+    leading_ = false;
+    acquiring_ = false;
+    if (writer_) writer_->stop();
+    writer_.reset();
+  }
+
   // The round is durable and applied: its writes go to the writers (§7.6), with what the 409
   // check and the failure-write limit need from the state the round was applied to.
   void dispatch(uint64_t round_seq, const std::vector<actors::Decision>& decisions) {
-    if (decisions.empty()) return;
+    if (decisions.empty() || !writer_) return;
     std::vector<kube::UnitWrite> unit_writes;
     engine_.read_state([&](const actors::Scheduler& s, uint64_t) {
       for (uint32_t i = 0; i < decisions.size(); ++i) {
@@ -222,13 +307,13 @@ class ClusterLoop {
         unit_writes.push_back(std::move(w));
       }
     });
-    for (auto& w : unit_writes) writer_.submit(std::move(w));
+    for (auto& w : unit_writes) writer_->submit(std::move(w));
     for (uint32_t i = 0; i < decisions.size(); ++i) {
       const actors::Decision& d = decisions[i];
       if (!d.queue_write) continue;
       const auto* ref = std::get_if<actors::QueueRef>(&d.target);
       if (ref == nullptr) continue;
-      writer_.submit(kube::QueueWriteJob{ref->name, *d.queue_write, round_seq, i});
+      writer_->submit(kube::QueueWriteJob{ref->name, *d.queue_write, round_seq, i});
     }
   }
 
@@ -245,7 +330,7 @@ class ClusterLoop {
   }
 
   int fail(const std::string& message) {
-    writer_.stop();
+    stop_writing();
     KQ_LOG_ERROR("{}", message);
     return kExitJournalUnreadable;
   }
@@ -255,7 +340,11 @@ class ClusterLoop {
   actors::runtime::DecisionEngine& engine_;
   ServeSurfaces& surfaces_;
   ClusterInbox& inbox_;
-  kube::ApiWriter& writer_;
+  std::function<std::unique_ptr<kube::ApiWriter>()> make_writer_;
+  LeadershipHooks leadership_;
+  std::unique_ptr<kube::ApiWriter> writer_;  // while leading
+  std::optional<std::string> failure_;       // the journal append failing, §19
+  std::deque<LoopInput> deferred_;           // inputs that arrived while it failed
   SyncAppender appender_;
   actors::runtime::TickPolicy tick_policy_;
   JournalUpkeep upkeep_;
@@ -380,7 +469,9 @@ int run_cluster(const ServeOptions& options) {
     in.outcome = o;
     inbox.push(std::move(in));
   };
-  kube::ApiWriter writer(**client, writer_options);
+  auto writers = [&api_client, writer_options] {
+    return std::make_unique<kube::ApiWriter>(api_client, writer_options);
+  };
 
   InboxSink sink(inbox);
   kube::WatcherOptions watch;
@@ -402,10 +493,9 @@ int run_cluster(const ServeOptions& options) {
     KQ_LOG_WARNING("leader election on a Lease is not wired yet: this replica follows; use --leader-elect=false");
   }
 
-  ClusterLoop loop(options, j, engine, **surfaces, inbox, writer);
+  ClusterLoop loop(options, j, engine, **surfaces, inbox, writers, LeadershipHooks{});
   int code = loop.run();
   for (auto& w : watchers) w->stop();
-  writer.stop();
   loop.snapshot();
   KQ_LOG_INFO("serve stopped; journal head seq {}", j.writer().durable_head().seq);
   return code;

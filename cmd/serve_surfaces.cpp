@@ -131,6 +131,7 @@ Result<std::unique_ptr<ServeSurfaces>> ServeSurfaces::start(const ServeOptions& 
     {
       std::lock_guard lock(self->mu_);
       if (self->journal_ == nullptr) return "the journal is not open yet";
+      if (self->journal_failure_) return "journal write failing: " + *self->journal_failure_;
     }
     if (!self->synced_.load()) return "the initial LIST of every watched resource is not applied yet";
     return std::nullopt;
@@ -246,6 +247,25 @@ Status ServeSurfaces::became_leader() {
   if (leader_.exchange(true)) return ok_status();
   if (synced_.load() && options_.enable_visibility_server) return start_visibility();
   return ok_status();
+}
+
+void ServeSurfaces::stopped_leading() {
+  if (!leader_.exchange(false)) return;
+  {
+    std::lock_guard lock(stop_mu_);
+    stopping_ = true;
+  }
+  stop_cv_.notify_all();
+  if (tls_watcher_.joinable()) tls_watcher_.join();
+  if (visibility_server_) visibility_server_->stop();
+  visibility_server_.reset();
+  std::lock_guard lock(stop_mu_);
+  stopping_ = false;
+}
+
+void ServeSurfaces::set_journal_failure(std::optional<std::string> error) {
+  std::lock_guard lock(mu_);
+  journal_failure_ = std::move(error);
 }
 
 Status ServeSurfaces::start_visibility() {

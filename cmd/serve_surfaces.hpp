@@ -47,6 +47,11 @@ class ServeSurfaces {
   // This replica leads from now on (its `role` record is applied): the queueing families, the
   // debug API's /apis/v1 endpoints and, once synced, the visibility API.
   Status became_leader();
+  // Leading ended (journal write failure, §19): koordq_leader 0, the queueing families and the
+  // leader-only endpoints off, the visibility API stopped.
+  void stopped_leading();
+  // §19: while appends fail, /readyz answers 503 `journal write failing: <error>`; nullopt: ok.
+  void set_journal_failure(std::optional<std::string> error);
   // Stops every listener (answers being written finish first); before the journal closes.
   void stop();
 
@@ -66,6 +71,7 @@ class ServeSurfaces {
   actors::runtime::DecisionEngine* engine_ = nullptr;
   std::atomic<bool> leader_{false};
   std::atomic<bool> synced_{false};
+  std::optional<std::string> journal_failure_;  // under mu_
   std::unique_ptr<api::TimeTravel> time_travel_;
   std::shared_ptr<api::TlsMaterial> tls_;
   std::unique_ptr<api::HttpServer> metrics_server_;

@@ -18,6 +18,8 @@ class SyncAppender {
 
   // The seqs of `bodies`, in order, once all are durable; the first failure otherwise.
   Result<std::vector<uint64_t>> append(std::vector<std::unique_ptr<journal::RecordBody>> bodies);
+  // The same, keeping the bodies: a batch whose append failed is appended again as it was.
+  Result<std::vector<uint64_t>> append(const std::vector<std::shared_ptr<const journal::RecordBody>>& bodies);
 
  private:
   journal::GroupCommitWriter& writer_;
