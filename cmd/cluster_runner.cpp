@@ -229,7 +229,10 @@ class ClusterLoop {
 
   // §19: stop deciding and writing at once, answer /readyz 503, give the Lease up; keep the
   // batch and everything that arrives meanwhile, and retry the append every second.
-  void journal_failed(const std::string& error) {
+  void journal_failed(std::string error) {
+    // The store's message already says what failed; the §19 line names it once.
+    constexpr std::string_view kPrefix = "journal write failed: ";
+    if (error.rfind(kPrefix, 0) == 0) error.erase(0, kPrefix.size());
     if (!failure_) {
       if (leading_) {
         KQ_LOG_ERROR("journal write failed: {}; releasing leadership", error);

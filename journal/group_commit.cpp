@@ -5,6 +5,7 @@
 
 #include <rocksdb/write_batch.h>
 
+#include "base/log.hpp"
 #include "journal/keys.hpp"
 
 namespace koordq::journal {
@@ -213,7 +214,11 @@ void GroupCommitWriter::write_group(std::vector<Pending>& group, bool starts_wit
   Status written = store_.write(batch, /*sync=*/true);
   const int64_t sync_nanos = steady_nanos() - sync_start;
   if (!written.ok()) {
-    store_.db().Resume().PermitUncheckedError();
+    // A failed write stops RocksDB's writes; once the cause is gone (disk space freed) Resume()
+    // lets them continue, so the next group may succeed.
+    if (rocksdb::Status resumed = store_.db().Resume(); !resumed.ok()) {
+      KQ_V(1)("journal: RocksDB cannot resume writing yet: {}", resumed.ToString());
+    }
     {
       std::lock_guard lock(mu_);
       if (dirty_tail_from_ == 0) dirty_tail_from_ = durable_.seq + 1;
