@@ -74,6 +74,7 @@ void EventRecorder::stop() {
   }
   wake_.notify_all();
   cancellation_.cancel();
+  std::lock_guard join(join_mutex_);
   if (worker_.joinable() && worker_.get_id() != std::this_thread::get_id()) worker_.join();
 }
 

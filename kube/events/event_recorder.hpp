@@ -38,8 +38,8 @@ std::string event_name(const std::string& involved_name, uint64_t seq, uint32_t 
 struct EventRecorderOptions {
   std::string reporting_instance;  // the leader identity
   std::function<int64_t()> now;    // unix nanoseconds, for timestamps and the correlator; empty: the system clock
-  // The final answer to each written event (write_kind kEvent, target left default); not called
-  // for events dropped by the rate limit, by stop() or by a full queue.
+  // The final answer to each written event (write_kind kEvent, target left default), called on the
+  // recorder's thread; not called for events dropped by the rate limit, by stop() or by a full queue.
   std::function<void(const actors::Outcome&)> on_outcome;
   std::chrono::milliseconds retry_interval{10000};
   int max_retries = 12;
@@ -76,6 +76,7 @@ class EventRecorder {
   std::condition_variable wake_;
   std::deque<Queued> queue_;
   bool stopping_ = false;
+  std::mutex join_mutex_;  // stop() from two threads joins once
   std::thread worker_;
 };
 

@@ -115,6 +115,7 @@ void LeaderElector::stop() {
     if (in_flight_ != nullptr) in_flight_->cancel();
   }
   wake_.notify_all();
+  std::lock_guard join(join_mutex_);
   if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
 }
 
@@ -222,10 +223,11 @@ LeaderElector::Reign LeaderElector::lead(uint64_t releases) {
       if (!pause(options_.retry_period, releases)) break;
       if (options_.enabled && !renew_within_deadline(releases)) {
         if (stopping() || released()) break;
+        // Deciding stops at once; the label removal (at most 5 s) follows, and stop() waits for it.
         leading_ = false;
         KQ_LOG_INFO("stopped leading");
-        if (has_pod) (void)patch_label(false, options_.label_remove_timeout, false);
         if (callbacks_.on_stopped_leading) callbacks_.on_stopped_leading();
+        if (has_pod) (void)patch_label(false, options_.label_remove_timeout, false);
         return Reign::kLost;
       }
     }

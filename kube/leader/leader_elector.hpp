@@ -52,11 +52,13 @@ struct LeaderElectionOptions {
 };
 
 struct LeaderCallbacks {
-  std::function<void()> on_started_leading;               // after the Pod label is set
-  std::function<void()> on_stopped_leading;               // the Lease was lost (not on release()/stop())
+  std::function<void()> on_started_leading;  // after the Pod label is set
+  // The Lease was lost (not on release()/stop()): called at once; the label removal (at most 5 s)
+  // follows on the elector's thread, and stop() waits for it.
+  std::function<void()> on_stopped_leading;
   std::function<void(const std::string&)> on_new_leader;  // another holder observed
-  std::function<void(const std::string&)>
-      on_fatal;  // label could not be set within 10 s: the lease was released; the process should exit 1
+  // The label could not be set within 10 s: the Lease was released; the process should exit 1.
+  std::function<void(const std::string&)> on_fatal;
 };
 
 // `<pod>_<random UUID>`: the pod name from env POD_NAME, else the host name.
@@ -117,6 +119,7 @@ class LeaderElector {
   Cancellation* in_flight_ = nullptr;  // the interruptible request being sent
   std::string holder_;
   std::atomic<bool> leading_{false};
+  std::mutex join_mutex_;  // stop() from two threads joins once
   std::thread thread_;
 
   // The elector thread's only.

@@ -288,7 +288,7 @@ TEST(LeaderElector, a_renewal_that_keeps_failing_for_the_renew_deadline_loses_th
   ASSERT_TRUE(eventually([&] { return f.events.stopped == 1; }));
   EXPECT_GE(std::chrono::steady_clock::now() - lost_from, 250ms) << "retried until the renew deadline";
   EXPECT_FALSE(elector.leading());
-  EXPECT_FALSE(f.api.pod_labelled());
+  ASSERT_TRUE(eventually([&] { return !f.api.pod_labelled(); })) << "the label removal follows";
   EXPECT_EQ(f.api.bodies("PATCH " + kPodPath).back(), R"({"metadata":{"labels":{"koord-queue-leader":null}}})");
   const size_t puts = f.api.count("PUT " + kLeasePath);
   std::this_thread::sleep_for(50ms);
@@ -410,6 +410,23 @@ TEST(LeaderElector, release_gives_up_label_and_lease_and_resume_campaigns_again)
   EXPECT_EQ(f.api.lease(kLeasePath)->holder_identity, "koordq-0_1111");
   EXPECT_EQ(f.api.lease(kLeasePath)->lease_transitions, 1);
   EXPECT_TRUE(f.api.pod_labelled());
+}
+
+TEST(LeaderElector, a_released_follower_stops_campaigning_until_resumed) {
+  Fixture f;
+  f.api.set_lease(kLeasePath, held_by("koordq-1_2222"));
+  LeaderElector elector(*f.client, f.options(), f.events.callbacks());
+  elector.start();
+  ASSERT_TRUE(eventually([&] { return f.api.count("GET " + kLeasePath) >= 2; }));
+  elector.release();
+  std::this_thread::sleep_for(30ms);
+  const size_t gets = f.api.count("GET " + kLeasePath);
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(f.api.count("GET " + kLeasePath), gets);
+  EXPECT_EQ(f.api.count("PUT " + kLeasePath), 0u) << "a follower has no Lease to release";
+  f.clock += 15 * kSecond;
+  elector.resume();
+  ASSERT_TRUE(eventually([&] { return f.events.started == 1; }));
 }
 
 TEST(LeaderElector, a_label_that_cannot_be_set_releases_the_lease_and_is_fatal) {
