@@ -95,7 +95,7 @@ void LeaderElector::release() {
     paused_ = true;
     ++releases_;
     leading_ = false;
-    if (in_flight_ != nullptr) in_flight_->cancel();
+    if (in_flight_ != nullptr && in_flight_ends_on_release_) in_flight_->cancel();
   }
   wake_.notify_all();
 }
@@ -133,15 +133,21 @@ bool LeaderElector::stopping() const {
   return stopping_;
 }
 
-Result<Response> LeaderElector::send(const Request& request, milliseconds timeout, bool interruptible) {
+bool LeaderElector::interrupted() const {
+  std::lock_guard lock(mutex_);
+  return stopping_ || paused_;
+}
+
+Result<Response> LeaderElector::send(const Request& request, milliseconds timeout, Interrupt interrupt) {
   TimedCancellation call(std::max(timeout, milliseconds(1)));
-  if (interruptible) {
+  if (interrupt != Interrupt::kNever) {
     std::lock_guard lock(mutex_);
-    if (stopping_ || paused_) return make_error("stopped");
+    if (stopping_ || (interrupt == Interrupt::kOnStopOrRelease && paused_)) return make_error("stopped");
     in_flight_ = &call.cancellation;
+    in_flight_ends_on_release_ = interrupt == Interrupt::kOnStopOrRelease;
   }
   Result<Response> answer = client_.send(request, &call.cancellation);
-  if (interruptible) {
+  if (interrupt != Interrupt::kNever) {
     std::lock_guard lock(mutex_);
     in_flight_ = nullptr;
   }
@@ -198,7 +204,7 @@ LeaderElector::Reign LeaderElector::lead(uint64_t releases) {
   KQ_LOG_INFO("became leader");
   bool interrupted = false;
   if (has_pod) {
-    Status labelled = patch_label(true, options_.label_set_timeout, true);
+    Status labelled = patch_label(true, options_.label_set_timeout, Interrupt::kOnStopOrRelease);
     interrupted = !labelled.ok() && (stopping() || released());
     if (!labelled.ok() && !interrupted) {
       KQ_LOG_ERROR("leader label not set within {} ms: {}; releasing the lease", options_.label_set_timeout.count(),
@@ -227,7 +233,7 @@ LeaderElector::Reign LeaderElector::lead(uint64_t releases) {
         leading_ = false;
         KQ_LOG_INFO("stopped leading");
         if (callbacks_.on_stopped_leading) callbacks_.on_stopped_leading();
-        if (has_pod) (void)patch_label(false, options_.label_remove_timeout, false);
+        if (has_pod) (void)patch_label(false, options_.label_remove_timeout, Interrupt::kNever);
         return Reign::kLost;
       }
     }
@@ -235,7 +241,7 @@ LeaderElector::Reign LeaderElector::lead(uint64_t releases) {
   // Released or stopped: the label goes first, so nothing points at a leader that has given up.
   leading_ = false;
   KQ_LOG_INFO("stopped leading");
-  if (has_pod) (void)patch_label(false, options_.label_remove_timeout, false);
+  if (has_pod) (void)patch_label(false, options_.label_remove_timeout, Interrupt::kNever);
   if (options_.enabled) release_lease();
   report_transition();
   return stopping() ? Reign::kStopped : Reign::kReleased;
@@ -268,12 +274,12 @@ bool LeaderElector::try_acquire_or_renew(milliseconds timeout) {
   record.acquire_time = format_micro_time(now);
   record.renew_time = record.acquire_time;
 
-  Result<Response> got = send(make_request(Verb::kGet, lease_path(ns, name)), timeout, true);
+  Result<Response> got = send(make_request(Verb::kGet, lease_path(ns, name)), timeout, Interrupt::kOnStopOrRelease);
   if (got.ok() && got->status == 404) {
-    Result<Response> created =
-        send(make_request(Verb::kPost, leases_path(ns), lease_create_body(ns, name, record)), timeout, true);
+    Result<Response> created = send(make_request(Verb::kPost, leases_path(ns), lease_create_body(ns, name, record)),
+                                    timeout, Interrupt::kOnStopOrRelease);
     if (!created.ok() || !created->ok()) {
-      if (!stopping()) KQ_LOG_ERROR("error initially creating lease {}/{}: {}", ns, name, describe(created));
+      if (!interrupted()) KQ_LOG_ERROR("error initially creating lease {}/{}: {}", ns, name, describe(created));
       return false;
     }
     observed_.observe(record, now);
@@ -281,7 +287,7 @@ bool LeaderElector::try_acquire_or_renew(milliseconds timeout) {
     return true;
   }
   if (!got.ok() || !got->ok()) {
-    if (!stopping()) KQ_LOG_ERROR("error retrieving lease {}/{}: {}", ns, name, describe(got));
+    if (!interrupted()) KQ_LOG_ERROR("error retrieving lease {}/{}: {}", ns, name, describe(got));
     return false;
   }
   Result<FetchedLease> fetched = parse_lease(got->body);
@@ -310,9 +316,9 @@ bool LeaderElector::try_acquire_or_renew(milliseconds timeout) {
   }
   Request update = make_request(Verb::kPut, lease_path(ns, name), std::move(*body));
   update.has_precondition = true;
-  Result<Response> updated = send(update, timeout, true);
+  Result<Response> updated = send(update, timeout, Interrupt::kOnStopOrRelease);
   if (!updated.ok() || !updated->ok()) {
-    if (!stopping()) KQ_LOG_ERROR("failed to update lease {}/{}: {}", ns, name, describe(updated));
+    if (!interrupted()) KQ_LOG_ERROR("failed to update lease {}/{}: {}", ns, name, describe(updated));
     return false;
   }
   observed_.observe(record, now);
@@ -333,7 +339,7 @@ bool LeaderElector::release_lease() {
   if (body.ok()) {
     Request update = make_request(Verb::kPut, lease_path(options_.lease_namespace, options_.lease_name), *body);
     update.has_precondition = true;
-    answer = send(update, options_.renew_deadline, false);
+    answer = send(update, options_.renew_deadline, Interrupt::kNever);
   }
   if (!answer.ok() || !answer->ok()) {
     KQ_LOG_ERROR("failed to release lease {}/{}: {}", options_.lease_namespace, options_.lease_name, describe(answer));
@@ -361,7 +367,8 @@ bool LeaderElector::legacy_lease_free() {
   if (!options_.legacy_guard) return true;
   const auto& [ns, name] = *options_.legacy_guard;
   const int64_t now = options_.now();
-  Result<Response> got = send(make_request(Verb::kGet, lease_path(ns, name)), options_.renew_deadline, true);
+  Result<Response> got =
+      send(make_request(Verb::kGet, lease_path(ns, name)), options_.renew_deadline, Interrupt::kOnStopOrRelease);
   std::string problem;
   std::string holder;
   if (got.ok() && got->status == 404) {
@@ -410,7 +417,7 @@ bool LeaderElector::legacy_lease_free() {
   return false;
 }
 
-Status LeaderElector::patch_label(bool set, milliseconds budget, bool interruptible) {
+Status LeaderElector::patch_label(bool set, milliseconds budget, Interrupt interrupt) {
   uint64_t releases = 0;
   {
     std::lock_guard lock(mutex_);
@@ -423,13 +430,15 @@ Status LeaderElector::patch_label(bool set, milliseconds budget, bool interrupti
   for (;;) {
     const auto remaining = std::chrono::duration_cast<milliseconds>(deadline - steady_clock::now());
     if (remaining <= milliseconds(0)) break;
-    Result<Response> answer = send(patch, remaining, interruptible);
+    Result<Response> answer = send(patch, remaining, interrupt);
     if (answer.ok() && answer->ok()) return ok_status();
     problem = describe(answer);
     const auto wait = std::min<steady_clock::duration>(options_.label_retry_interval, deadline - steady_clock::now());
     if (wait <= steady_clock::duration::zero()) break;
-    if (interruptible) {
-      if (!pause(wait, releases)) return make_error("stopped");
+    if (interrupt != Interrupt::kNever) {
+      std::optional<uint64_t> ends_on_release;
+      if (interrupt == Interrupt::kOnStopOrRelease) ends_on_release = releases;
+      if (!pause(wait, ends_on_release)) return make_error("stopped");
     } else {
       std::this_thread::sleep_for(wait);
     }
@@ -443,10 +452,10 @@ Status LeaderElector::patch_label(bool set, milliseconds budget, bool interrupti
 
 void LeaderElector::remove_label_at_start() {
   Result<Response> pod = send(make_request(Verb::kGet, pod_path(options_.pod_namespace, options_.pod_name)),
-                              options_.label_remove_timeout, true);
+                              options_.label_remove_timeout, Interrupt::kOnStop);
   if (pod.ok() && pod->ok() && !pod_has_leader_label(pod->body)) return;
   if (stopping()) return;
-  (void)patch_label(false, options_.label_remove_timeout, true);
+  (void)patch_label(false, options_.label_remove_timeout, Interrupt::kOnStop);
 }
 
 }  // namespace koordq::kube

@@ -88,6 +88,8 @@ class LeaderElector {
 
  private:
   enum class Reign { kReleased, kStopped, kLost, kFatal };
+  // Which calls end a request (and the waits between attempts) early.
+  enum class Interrupt { kNever, kOnStop, kOnStopOrRelease };
 
   void run();
   Reign lead(uint64_t releases);
@@ -96,14 +98,16 @@ class LeaderElector {
   void report_transition();
   bool legacy_lease_free();
   bool release_lease();
-  Status patch_label(bool set, std::chrono::milliseconds budget, bool interruptible);
+  Status patch_label(bool set, std::chrono::milliseconds budget, Interrupt interrupt);
   void remove_label_at_start();
 
-  // Sends with a timeout (real time); `interruptible` requests end at once on stop()/release().
-  Result<Response> send(const Request& request, std::chrono::milliseconds timeout, bool interruptible);
+  // Sends with a timeout (real time); ends at once on what `interrupt` names, and is not sent when
+  // that has already happened.
+  Result<Response> send(const Request& request, std::chrono::milliseconds timeout, Interrupt interrupt);
   // Waits up to `delay`; false when stop() (or, with `releases`, a release()) came first.
   bool pause(std::chrono::steady_clock::duration delay, std::optional<uint64_t> releases = std::nullopt);
   bool stopping() const;
+  bool interrupted() const;  // stopping, or released and not resumed
   std::chrono::milliseconds jittered_retry_period();
 
   HttpClient& client_;
@@ -117,6 +121,7 @@ class LeaderElector {
   bool paused_ = false;
   uint64_t releases_ = 0;              // release() calls so far
   Cancellation* in_flight_ = nullptr;  // the interruptible request being sent
+  bool in_flight_ends_on_release_ = false;
   std::string holder_;
   std::atomic<bool> leading_{false};
   std::mutex join_mutex_;  // stop() from two threads joins once

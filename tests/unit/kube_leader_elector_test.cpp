@@ -521,6 +521,20 @@ TEST(LeaderElector, removes_a_leftover_label_before_campaigning_and_skips_pod_st
   }
 }
 
+TEST(LeaderElector, a_replica_released_before_it_starts_still_removes_its_leftover_label) {
+  Fixture f;
+  f.api.set_pod_label(true);
+  LeaderElector elector(*f.client, f.options(), f.events.callbacks());
+  elector.release();  // its journal cannot be written: no campaign
+  elector.start();
+  ASSERT_TRUE(eventually([&] { return !f.api.pod_labelled(); }));
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(f.api.count("GET " + kLegacyPath), 0u);
+  EXPECT_EQ(f.api.count("GET " + kLeasePath), 0u);
+  elector.resume();
+  ASSERT_TRUE(eventually([&] { return f.events.started == 1; }));
+}
+
 TEST(LeaderIdentity, is_the_pod_name_and_a_random_uuid) {
   ::setenv("POD_NAME", "koordq-5", 1);
   const std::string a = make_leader_identity();
