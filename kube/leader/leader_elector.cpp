@@ -201,9 +201,11 @@ LeaderElector::Reign LeaderElector::lead(uint64_t releases) {
     std::lock_guard lock(mutex_);
     return releases_ != releases;
   };
-  KQ_LOG_INFO("became leader");
-  bool interrupted = false;
-  if (has_pod) {
+  // A release() or stop() that came while the Lease was being acquired: give it back at once.
+  bool interrupted = stopping() || released();
+  if (!interrupted) KQ_LOG_INFO("became leader");
+  const bool announced = !interrupted;
+  if (has_pod && !interrupted) {
     Status labelled = patch_label(true, options_.label_set_timeout, Interrupt::kOnStopOrRelease);
     interrupted = !labelled.ok() && (stopping() || released());
     if (!labelled.ok() && !interrupted) {
@@ -240,8 +242,10 @@ LeaderElector::Reign LeaderElector::lead(uint64_t releases) {
   }
   // Released or stopped: the label goes first, so nothing points at a leader that has given up.
   leading_ = false;
-  KQ_LOG_INFO("stopped leading");
-  if (has_pod) (void)patch_label(false, options_.label_remove_timeout, Interrupt::kNever);
+  if (announced) {
+    KQ_LOG_INFO("stopped leading");
+    if (has_pod) (void)patch_label(false, options_.label_remove_timeout, Interrupt::kNever);
+  }
   if (options_.enabled) release_lease();
   report_transition();
   return stopping() ? Reign::kStopped : Reign::kReleased;
