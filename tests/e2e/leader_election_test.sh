@@ -78,9 +78,9 @@ start_probe() { # start_probe NAME [ARGS]: identity NAME, Pod koord-queue/NAME; 
 }
 says() { grep -qx "$2" "$scratch/$1.out"; }
 stop_probe() { # stop_probe NAME: SIGTERM, gone within 10 s with exit 0
-  local pid=${pids[$1]} i
+  local pid=${pids[$1]} _
   kill -TERM "$pid"
-  for i in $(seq 100); do
+  for _ in $(seq 100); do
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
