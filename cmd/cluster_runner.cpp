@@ -3,10 +3,13 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -32,7 +35,9 @@
 #include "kube/client/client_config.hpp"
 #include "kube/client/http_client.hpp"
 #include "kube/client/resource_watcher.hpp"
+#include "kube/events/event_recorder.hpp"
 #include "kube/ingest/relist_diff.hpp"
+#include "kube/leader/leader_elector.hpp"
 #include "kube/writer/api_writer.hpp"
 
 namespace koordq::cmd {
@@ -61,13 +66,14 @@ class ClusterLoop {
  public:
   ClusterLoop(const ServeOptions& options, journal::Journal& journal, actors::runtime::DecisionEngine& engine,
               ServeSurfaces& surfaces, ClusterInbox& inbox, std::function<std::unique_ptr<kube::ApiWriter>()> writers,
-              LeadershipHooks leadership)
+              std::function<std::unique_ptr<kube::EventRecorder>()> recorders, LeadershipHooks leadership)
       : options_(options),
         journal_(journal),
         engine_(engine),
         surfaces_(surfaces),
         inbox_(inbox),
         make_writer_(std::move(writers)),
+        make_recorder_(std::move(recorders)),
         leadership_(std::move(leadership)),
         appender_(journal.writer()),
         tick_policy_{options.tick_min_interval_ns},
@@ -198,6 +204,7 @@ class ClusterLoop {
       acquiring_ = false;
       leading_ = true;
       writer_ = make_writer_();
+      recorder_ = make_recorder_();
       if (Status s = surfaces_.became_leader(); !s.ok()) return fail(s.message());
     }
     if (!synced_ && relisted_.size() == 3) {
@@ -278,6 +285,8 @@ class ClusterLoop {
     acquiring_ = false;
     if (writer_) writer_->stop();
     writer_.reset();
+    if (recorder_) recorder_->stop();
+    recorder_.reset();
   }
 
   // The round is durable and applied: its writes go to the writers (§7.6), with what the 409
@@ -318,6 +327,22 @@ class ClusterLoop {
       if (ref == nullptr) continue;
       writer_->submit(kube::QueueWriteJob{ref->name, *d.queue_write, round_seq, i});
     }
+    record_events(round_seq, decisions);
+  }
+
+  // §13.2: an event's name carries the round's seq and its index among the round's events for
+  // the same involved object.
+  void record_events(uint64_t round_seq, const std::vector<actors::Decision>& decisions) {
+    if (!recorder_) return;
+    std::map<std::tuple<std::string, std::string, std::string, std::string>, uint32_t> per_object;
+    for (uint32_t i = 0; i < decisions.size(); ++i) {
+      for (uint32_t j = 0; j < decisions[i].events.size(); ++j) {
+        const actors::KubeEvent& e = decisions[i].events[j];
+        const auto& o = e.involved_object;
+        uint32_t& index = per_object[{o.kind, o.namespace_, o.name, o.uid}];
+        recorder_->record(kube::EventToRecord{e, round_seq, index++, i, j});
+      }
+    }
   }
 
   int apply(const std::vector<uint64_t>& seqs) {
@@ -344,10 +369,12 @@ class ClusterLoop {
   ServeSurfaces& surfaces_;
   ClusterInbox& inbox_;
   std::function<std::unique_ptr<kube::ApiWriter>()> make_writer_;
+  std::function<std::unique_ptr<kube::EventRecorder>()> make_recorder_;
   LeadershipHooks leadership_;
   std::unique_ptr<kube::ApiWriter> writer_;  // while leading
-  std::optional<std::string> failure_;       // the journal append failing, §19
-  std::deque<LoopInput> deferred_;           // inputs that arrived while it failed
+  std::unique_ptr<kube::EventRecorder> recorder_;
+  std::optional<std::string> failure_;  // the journal append failing, §19
+  std::deque<LoopInput> deferred_;      // inputs that arrived while it failed
   SyncAppender appender_;
   actors::runtime::TickPolicy tick_policy_;
   JournalUpkeep upkeep_;
@@ -362,6 +389,30 @@ class ClusterLoop {
   int64_t last_applied_time_ = 0;
   std::optional<int64_t> last_tick_;
 };
+
+kube::LeaderElectionOptions election_options_of(const ServeOptions& o) {
+  kube::LeaderElectionOptions e;
+  e.lease_namespace = o.leader_election_namespace;
+  e.lease_name = o.leader_election_id;
+  e.identity = kube::make_leader_identity();
+  e.lease_duration = std::chrono::milliseconds(o.leader_elect_lease_duration_ns / 1'000'000);
+  e.renew_deadline = std::chrono::milliseconds(o.leader_elect_renew_deadline_ns / 1'000'000);
+  e.retry_period = std::chrono::milliseconds(o.leader_elect_retry_period_ns / 1'000'000);
+  if (o.legacy_lease_guard) {
+    e.legacy_guard = std::pair{o.legacy_lease_guard->namespace_name, o.legacy_lease_guard->name};
+  } else {
+    e.legacy_guard.reset();
+  }
+  e.enabled = o.leader_elect;
+  // Outside a cluster (no POD_NAME/POD_NAMESPACE) the Pod label steps are skipped (§19).
+  const char* pod = std::getenv("POD_NAME");
+  const char* ns = std::getenv("POD_NAMESPACE");
+  if (pod != nullptr && *pod != '\0' && ns != nullptr && *ns != '\0') {
+    e.pod_name = pod;
+    e.pod_namespace = ns;
+  }
+  return e;
+}
 
 kube::HttpOptions http_options_of(const ServeOptions& options, ServeSurfaces& surfaces) {
   kube::HttpOptions http;
@@ -475,6 +526,26 @@ int run_cluster(const ServeOptions& options) {
   auto writers = [&api_client, writer_options] {
     return std::make_unique<kube::ApiWriter>(api_client, writer_options);
   };
+  kube::LeaderElectionOptions election = election_options_of(options);
+  kube::EventRecorderOptions recorder_options;
+  recorder_options.reporting_instance = election.identity;
+  recorder_options.now = wall_now;
+  recorder_options.on_outcome = writer_options.on_outcome;
+  auto recorders = [&api_client, recorder_options] {
+    return std::make_unique<kube::EventRecorder>(api_client, recorder_options);
+  };
+  // §13.1: JournalQuarantined on the replica's own Pod, leader or not.
+  std::unique_ptr<kube::EventRecorder> quarantine_recorder;
+  if (const auto& q = j.open_report().quarantined; q && !election.pod_name.empty()) {
+    quarantine_recorder = recorders();
+    actors::KubeEvent e;
+    e.involved_object = {"Pod", "v1", election.pod_namespace, election.pod_name, ""};
+    e.warning = true;
+    e.reason = "JournalQuarantined";
+    e.message = "journal corrupt at seq " + std::to_string(q->first_bad_seq) + ": moved to " + q->moved_to.string() +
+                ", new journal started";
+    quarantine_recorder->record(kube::EventToRecord{e, 1, 0, 0, 0});
+  }
 
   InboxSink sink(inbox);
   kube::WatcherOptions watch;
@@ -486,19 +557,28 @@ int run_cluster(const ServeOptions& options) {
     watchers.back()->start();
   }
 
-  if (!options.leader_elect) {
-    KQ_LOG_INFO("became leader (--leader-elect=false)");
+  auto push = [&inbox](LoopInput::Kind kind, std::string text) {
     LoopInput in;
-    in.kind = LoopInput::Kind::kAcquired;
-    in.text = "--leader-elect=false";
+    in.kind = kind;
+    in.text = std::move(text);
     inbox.push(std::move(in));
-  } else {
-    KQ_LOG_WARNING("leader election on a Lease is not wired yet: this replica follows; use --leader-elect=false");
-  }
+  };
+  kube::LeaderCallbacks callbacks;
+  const std::string identity = election.identity;
+  callbacks.on_started_leading = [push, identity] { push(LoopInput::Kind::kAcquired, identity); };
+  callbacks.on_stopped_leading = [push, identity] { push(LoopInput::Kind::kLost, identity); };
+  callbacks.on_fatal = [push](const std::string& message) { push(LoopInput::Kind::kFatal, message); };
+  kube::LeaderElector elector(api_client, election, callbacks);
+  elector.start();
+  KQ_LOG_INFO("leader election: Lease {}/{} as {}{}", election.lease_namespace, election.lease_name, identity,
+              options.leader_elect ? "" : " (--leader-elect=false: leading without a Lease)");
 
-  ClusterLoop loop(options, j, engine, **surfaces, inbox, writers, LeadershipHooks{});
+  ClusterLoop loop(options, j, engine, **surfaces, inbox, writers, recorders,
+                   LeadershipHooks{[&elector] { elector.release(); }, [&elector] { elector.resume(); }});
   int code = loop.run();
   for (auto& w : watchers) w->stop();
+  elector.stop();
+  if (quarantine_recorder) quarantine_recorder->stop();
   loop.snapshot();
   KQ_LOG_INFO("serve stopped; journal head seq {}", j.writer().durable_head().seq);
   return code;

@@ -155,6 +155,16 @@ check "job1's spec.queue is its Queue" eventually 10 unit_is default job1 '{.spe
 check "job1 keeps the fields koordq does not write (consumerRef)" unit_is default job1 '{.spec.consumerRef.kind}' Job
 check "pt1 is Dequeued with both workers" eventually 10 unit_is ml pt1 '{.status.phase}/{.status.admissions[0].replicas}' Dequeued/2
 
+# §13: Events, named from the journal.
+event_of() { # event_of NS OBJECT REASON: "type|message|count|name" of the object's event with that reason
+  k get events -n "$1" -o json | jq -r --arg o "$2" --arg r "$3" \
+    '[.items[] | select(.involvedObject.name == $o and .reason == $r)][0] | "\(.type)|\(.message)|\(.count)|\(.metadata.name)|\(.source.component)"'
+}
+scheduled_event() { event_of default job1 Scheduled | grep -qE '^Normal\|dequeue success\|1\|job1\.[0-9a-f]{16}\|koord-queue-controller$'; }
+check "job1 has the Normal event Scheduled: dequeue success, named <name>.<16 hex>" eventually 10 scheduled_event
+failed_event() { event_of ml job2 FailedScheduling | grep -qE '^Warning\|limited quotaName:team-a, limited resKey:cpu,\|[0-9]+\|job2\.[0-9a-f]{16}\|'; }
+check "job2 has the Warning event FailedScheduling with the failure text" eventually 10 failed_event
+
 # §7.5, §8.2, §9: over quota, with the failure text, attempts growing on the backoff schedule.
 check "job2 fails on team-a's cpu" eventually 10 unit_is ml job2 '{.status.message}' 'limited quotaName:team-a, limited resKey:cpu,'
 check "job2 is retried after its backoff (attempts 1, 2, 3 within 1 s + 2 s)" eventually 10 unit_at_least ml job2 '{.status.attempts}' 3
