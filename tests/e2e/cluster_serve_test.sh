@@ -13,55 +13,25 @@ koordq="$(readlink -f "${1:?usage: cluster_serve_test.sh path/to/koordq}")"
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-H="${KOORDQ_HARNESS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/harness}"
-if [ ! -f "$H/control-plane.sh" ]; then
-  echo "FAIL: the Kubernetes harness is missing: no $H/control-plane.sh; set KOORDQ_HARNESS to its directory"
-  exit 1
-fi
-if ! bash "$H/build-kube-apiserver.sh" >"$scratch/build.log" 2>&1; then
-  echo "FAIL: building kube-apiserver failed; see the harness's build log:"
-  tail -n 20 "$scratch/build.log"
-  exit 1
-fi
-
-koordq_pid=""
-cleanup() {
-  [ -n "$koordq_pid" ] && kill -9 "$koordq_pid" 2>/dev/null
-  bash "$H/control-plane.sh" stop "$scratch/cp" >/dev/null 2>&1 || true
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
-if ! bash "$H/control-plane.sh" start "$scratch/cp" >"$scratch/cp.log" 2>&1; then
-  echo "FAIL: control-plane.sh start failed:"
-  tail -n 20 "$scratch/cp.log"
-  exit 1
-fi
-# shellcheck disable=SC1091
-. "$scratch/cp/env"
-K="${KOORDQ_KUBECTL:-}"
-if [ -z "$K" ]; then
-  echo "FAIL: no kubectl on this machine (the harness looks for one; see its README)"
-  exit 1
-fi
-k() { "$K" --kubeconfig "$KUBECONFIG" "$@"; }
+# shellcheck source=tests/e2e/cluster_lib.sh
+. "$(dirname "$0")/cluster_lib.sh"
+K="$KOORDQ_KUBECTL"
 
 journal="$scratch/journal"
 log="$scratch/serve.log"
 ca_flags=(--visibility-client-ca-file "$KOORDQ_FRONT_PROXY_CA")
 start_koordq() {
-  : >"$log"
-  "$koordq" serve --kubeconfig "$KUBECONFIG" --leader-elect=false --journal-dir "$journal" \
-    --metrics-bind-address 127.0.0.1:0 --visibility-port 0 --enable-api-handler --api-handler-port 0 \
-    --visibility-tls-cert-file "$KOORDQ_SERVING_CERT" --visibility-tls-key-file "$KOORDQ_SERVING_KEY" \
-    "${ca_flags[@]}" --v=3 >>"$log" 2>&1 &
-  koordq_pid=$!
+  start_serve "$log" --leader-elect=false --journal-dir "$journal" --visibility-port 0 --enable-api-handler \
+    --api-handler-port 0 --visibility-tls-cert-file "$KOORDQ_SERVING_CERT" \
+    --visibility-tls-key-file "$KOORDQ_SERVING_KEY" "${ca_flags[@]}" --v=3 || return 1
+  koordq_pid=$serve_pid
   for _ in $(seq 1 100); do
     grep -q 'visibility API listens on' "$log" && break
     sleep 0.1
   done
-  metrics_port=$(sed -n 's|.*/readyz listen on 127.0.0.1:\([0-9]*\).*|\1|p' "$log" | head -n1)
-  debug_port=$(sed -n 's|.*debug API listens on http://127.0.0.1:\([0-9]*\).*|\1|p' "$log" | head -n1)
-  vis_port=$(sed -n 's|.*visibility API listens on https://:\([0-9]*\).*|\1|p' "$log" | head -n1)
+  metrics_port=$(bound_port "$log" metrics)
+  debug_port=$(bound_port "$log" debug)
+  vis_port=$(bound_port "$log" visibility)
   [ -n "$vis_port" ]
 }
 stop_koordq() { # stop_koordq SIGNAL
@@ -71,16 +41,6 @@ stop_koordq() { # stop_koordq SIGNAL
   koordq_pid=""
 }
 
-# eventually SECONDS COMMAND...: COMMAND succeeds within SECONDS (polled every 0.2 s).
-eventually() {
-  local deadline=$((SECONDS + $1))
-  shift
-  while [ $SECONDS -le $deadline ]; do
-    if "$@" >/dev/null 2>&1; then return 0; fi
-    sleep 0.2
-  done
-  return 1
-}
 unit_field() { k get queueunit -n "$1" "$2" -o "jsonpath=$3"; }
 unit_is() { test "$(unit_field "$1" "$2" "$3")" = "$4"; }
 unit_at_least() { test "$(unit_field "$1" "$2" "$3")" -ge "$4"; }

@@ -1,0 +1,68 @@
+# Shared by the end-to-end tests that run `koordq serve` against the real kube-apiserver of
+# ../shared/harness. Source it after lib.sh; it builds (or finds cached) kube-apiserver, starts a
+# control plane in $scratch/cp (stopped on exit, with every process in $koordq_pids killed) and
+# sources its env. Helpers: k (kubectl on it), eventually, start_serve, bound ports.
+H="${KOORDQ_HARNESS:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/../shared/harness}"
+if [ ! -f "$H/control-plane.sh" ]; then
+  echo "FAIL: the Kubernetes harness is missing: no $H/control-plane.sh; set KOORDQ_HARNESS to its directory"
+  exit 1
+fi
+if ! bash "$H/build-kube-apiserver.sh" >"$scratch/build.log" 2>&1; then
+  echo "FAIL: building kube-apiserver failed; see the harness's build log:"
+  tail -n 20 "$scratch/build.log"
+  exit 1
+fi
+koordq_pids=()
+cluster_cleanup() {
+  for p in "${koordq_pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+  bash "$H/control-plane.sh" stop "$scratch/cp" >/dev/null 2>&1 || true
+  rm -rf "$scratch"
+}
+trap cluster_cleanup EXIT
+if ! bash "$H/control-plane.sh" start "$scratch/cp" >"$scratch/cp.log" 2>&1; then
+  echo "FAIL: control-plane.sh start failed:"
+  tail -n 20 "$scratch/cp.log"
+  exit 1
+fi
+# shellcheck disable=SC1091
+. "$scratch/cp/env"
+if [ -z "${KOORDQ_KUBECTL:-}" ]; then
+  echo "FAIL: no kubectl on this machine (the harness looks for one; see its README)"
+  exit 1
+fi
+k() { "$KOORDQ_KUBECTL" --kubeconfig "$KUBECONFIG" "$@"; }
+
+# eventually SECONDS COMMAND...: COMMAND succeeds within SECONDS (polled every 0.2 s).
+eventually() {
+  local deadline=$((SECONDS + $1))
+  shift
+  while [ $SECONDS -le $deadline ]; do
+    if "$@" >/dev/null 2>&1; then return 0; fi
+    sleep 0.2
+  done
+  return 1
+}
+
+# start_serve LOG ARGS...: koordq serve against the control plane, in the background; its pid in
+# $serve_pid (and $koordq_pids); waits until the metrics listener is up.
+start_serve() {
+  local log="$1"
+  shift
+  : >"$log"
+  "$koordq" serve --kubeconfig "$KUBECONFIG" --metrics-bind-address 127.0.0.1:0 "$@" >>"$log" 2>&1 &
+  serve_pid=$!
+  koordq_pids+=("$serve_pid")
+  for _ in $(seq 1 100); do
+    grep -q '/readyz listen on' "$log" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+# bound_port LOG metrics|debug|visibility: the port a listener of that serve bound.
+bound_port() {
+  case "$2" in
+    metrics) sed -n 's|.*/readyz listen on 127.0.0.1:\([0-9]*\).*|\1|p' "$1" | head -n1 ;;
+    debug) sed -n 's|.*debug API listens on http://127.0.0.1:\([0-9]*\).*|\1|p' "$1" | head -n1 ;;
+    visibility) sed -n 's|.*visibility API listens on https://:\([0-9]*\).*|\1|p' "$1" | head -n1 ;;
+  esac
+}
