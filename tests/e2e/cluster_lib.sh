@@ -19,7 +19,16 @@ cluster_cleanup() {
   rm -rf "$scratch"
 }
 trap cluster_cleanup EXIT
-if ! bash "$H/control-plane.sh" start "$scratch/cp" >"$scratch/cp.log" 2>&1; then
+# KOORDQ_E2E_RBAC=1 before sourcing: the API server authorizes with RBAC. control-plane.sh passes
+# --authorization-mode=AlwaysAllow and a repeated flag would add an authorizer, so a wrapper swaps it.
+kube_apiserver="${KOORDQ_KUBE_APISERVER:-${KOORDQ_HARNESS_CACHE:-/var/cache/koordq-harness}/kube-apiserver}"
+if [ "${KOORDQ_E2E_RBAC:-0}" = 1 ]; then
+  printf '#!/usr/bin/env bash\nexec %q "${@/--authorization-mode=AlwaysAllow/--authorization-mode=RBAC}"\n' \
+    "$kube_apiserver" >"$scratch/kube-apiserver-rbac"
+  chmod 755 "$scratch/kube-apiserver-rbac"
+  kube_apiserver="$scratch/kube-apiserver-rbac"
+fi
+if ! KOORDQ_KUBE_APISERVER="$kube_apiserver" bash "$H/control-plane.sh" start "$scratch/cp" >"$scratch/cp.log" 2>&1; then
   echo "FAIL: control-plane.sh start failed:"
   tail -n 20 "$scratch/cp.log"
   exit 1
