@@ -134,11 +134,6 @@ TEST_F(ApiRender, debug_queue_lists_active_backoff_assumed_and_unassigned) {
   EXPECT_EQ(q["MaxDepth"].GetInt(), -1);
   EXPECT_TRUE(q["BlockedQuotas"].ObjectEmpty());
   EXPECT_EQ(q["Active"].Size() + q["Backoff"].Size(), 1u);
-  if (q["Backoff"].Size() == 1) {
-    EXPECT_STREQ(q["Backoff"][0]["Name"].GetString(), "big");
-    EXPECT_EQ(q["Backoff"][0]["Position"].GetInt(), 1);
-    EXPECT_TRUE(q["Backoff"][0]["NextRetryTime"].IsString());
-  }
   ASSERT_EQ(q["Assumed"].Size(), 1u);
   EXPECT_STREQ(q["Assumed"][0]["Name"].GetString(), "small");
   EXPECT_STREQ(q["Assumed"][0]["Phase"].GetString(), "Dequeued");
@@ -152,6 +147,32 @@ TEST_F(ApiRender, debug_queue_lists_active_backoff_assumed_and_unassigned) {
   EXPECT_STREQ(unassigned[1]["Name"].GetString(), "lost");
   EXPECT_STREQ(unassigned[1]["Reason"].GetString(), "QueueNotFound");
   EXPECT_STREQ(unassigned[1]["QuotaName"].GetString(), "team-x");
+}
+
+// "big" fails every attempt and is retried as soon as its backoff ends: between rounds it is under
+// Backoff with its NextRetryTime; a unit no round has tried yet is Active, without one.
+TEST_F(ApiRender, debug_queue_lists_backoff_units_with_their_retry_time_and_untried_ones_as_active) {
+  for (int step = 0; step < 100; ++step) {
+    d.run_until(d.time + 250 * kMs);
+    ASSERT_FALSE(d.s.is_active(d.s.units().at("default/big"))) << "at " << d.time;
+    auto doc = parse(api::render_debug_queues(d.s));
+    const auto& q = doc["team-a"];
+    ASSERT_EQ(q["Backoff"].Size(), 1u) << "at " << d.time;
+    EXPECT_TRUE(q["Active"].Empty());
+    EXPECT_STREQ(q["Backoff"][0]["Name"].GetString(), "big");
+    EXPECT_EQ(q["Backoff"][0]["Position"].GetInt(), 1);
+    ASSERT_TRUE(q["Backoff"][0]["NextRetryTime"].IsString());
+  }
+  ++d.seq;
+  d.s.advance_to(d.time);
+  d.s.apply_object(schema::WatchedObject(unit("untried", "team-a", "1", 0, 200 * kSec)), false);  // no round
+  auto doc = parse(api::render_debug_queues(d.s));
+  const auto& q = doc["team-a"];
+  ASSERT_EQ(q["Active"].Size(), 1u);
+  EXPECT_STREQ(q["Active"][0]["Name"].GetString(), "untried");
+  EXPECT_EQ(q["Active"][0]["Position"].GetInt(), 2);
+  EXPECT_TRUE(!q["Active"][0].HasMember("NextRetryTime") || q["Active"][0]["NextRetryTime"].IsNull());
+  EXPECT_EQ(q["Backoff"].Size(), 1u);
 }
 
 TEST_F(ApiRender, debug_quotas_and_user_quotas_use_internal_units) {
