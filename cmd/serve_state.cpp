@@ -67,6 +67,30 @@ std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s) {
   return out;
 }
 
+Result<OpenedServeJournal> open_serve_journal(const ServeOptions& options, const std::function<void()>& on_quarantine) {
+  auto journal = journal::Journal::open(journal_options_of(options));
+  if (!journal.ok()) {
+    KQ_LOG_ERROR("cannot open the journal: {}", journal.message());
+    return journal.error();
+  }
+  if (const auto& q = (*journal)->open_report().quarantined) {
+    if (on_quarantine) on_quarantine();
+    KQ_LOG_ERROR("journal corrupt at seq {}: moved to {}, new journal started ({})", q->first_bad_seq,
+                 q->moved_to.string(), q->reason);
+  }
+  auto restored = actors::restore_state((*journal)->reader(), UINT64_MAX, decision_config_of(options));
+  if (!restored.ok()) {
+    KQ_LOG_ERROR("cannot replay the journal: {}", restored.message());
+    return restored.error();
+  }
+  if (restored->seq > 0) {
+    KQ_LOG_INFO("state restored at seq {} ({}, then {} records)", restored->seq,
+                restored->snapshot_seq ? "snapshot at seq " + std::to_string(*restored->snapshot_seq) : "no snapshot",
+                restored->applied_records);
+  }
+  return OpenedServeJournal{std::move(journal).value(), std::move(restored->scheduler)};
+}
+
 void JournalUpkeep::snapshot() {
   engine_.read_state([&](const actors::Scheduler& s, uint64_t seq) {
     if (seq == 0 || seq == last_snapshot_) return;

@@ -4,10 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "actors/core/scheduler.hpp"
 #include "actors/runtime/decision_engine.hpp"
+#include "base/result.hpp"
 #include "cmd/serve_flags.hpp"
 #include "journal/journal.hpp"
 #include "schema/raw_object.hpp"
@@ -25,6 +28,14 @@ std::vector<schema::WatchedObject> journaled_objects(const actors::Scheduler& s,
 // which releases what it reserved; the watch then shows whether it had landed. Unit status writes
 // and auto-created Queue writes.
 std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s);
+
+// The journal of `serve` opened (a corrupt one quarantined and counted, §21) and its latest state
+// rebuilt from the newest snapshot and the records after it; errors are logged here.
+struct OpenedServeJournal {
+  std::unique_ptr<journal::Journal> journal;
+  actors::Scheduler scheduler;
+};
+Result<OpenedServeJournal> open_serve_journal(const ServeOptions& options, const std::function<void()>& on_quarantine);
 
 // Snapshots of the live state and retention, driven by the serve loop after each cycle.
 class JournalUpkeep {

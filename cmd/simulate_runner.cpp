@@ -226,29 +226,11 @@ int run_simulation(const ServeOptions& options) {
     KQ_LOG_ERROR("{}", surfaces.message());
     return kExitUsage;
   }
-  auto journal = journal::Journal::open(journal_options_of(options));
-  if (!journal.ok()) {
-    KQ_LOG_ERROR("cannot open the journal: {}", journal.message());
-    return kExitJournalUnreadable;
-  }
-  journal::Journal& j = **journal;
-  if (const auto& q = j.open_report().quarantined) {
-    (*surfaces)->metrics().count_quarantine();
-    KQ_LOG_ERROR("journal corrupt at seq {}: moved to {}, new journal started ({})", q->first_bad_seq,
-                 q->moved_to.string(), q->reason);
-  }
-  // The state of an existing journal: its newest snapshot and the records after it.
-  auto restored = actors::restore_state(j.reader(), UINT64_MAX, decision_config_of(options));
-  if (!restored.ok()) {
-    KQ_LOG_ERROR("cannot replay the journal: {}", restored.message());
-    return kExitJournalUnreadable;
-  }
-  if (restored->seq > 0) {
-    KQ_LOG_INFO("state restored at seq {} ({}, then {} records)", restored->seq,
-                restored->snapshot_seq ? "snapshot at seq " + std::to_string(*restored->snapshot_seq) : "no snapshot",
-                restored->applied_records);
-  }
-  actors::Scheduler scheduler = std::move(restored->scheduler);
+  ServeSurfaces& served = **surfaces;
+  auto opened_journal = open_serve_journal(options, [&served] { served.metrics().count_quarantine(); });
+  if (!opened_journal.ok()) return kExitJournalUnreadable;
+  journal::Journal& j = *opened_journal->journal;
+  actors::Scheduler scheduler = std::move(opened_journal->scheduler);
   const int64_t last_time = scheduler.now();
   const bool fresh = j.reader().last_seq() == 0;
   int64_t start = virtual_clock ? std::max(kVirtualEpoch, last_time) : std::max(wall_now(), last_time);
