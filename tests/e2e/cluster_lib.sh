@@ -14,7 +14,10 @@ if ! bash "$H/build-kube-apiserver.sh" >"$scratch/build.log" 2>&1; then
 fi
 koordq_pids=()
 cluster_cleanup() {
-  for p in "${koordq_pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+  for p in "${koordq_pids[@]}"; do
+    kill -9 "$p" 2>/dev/null
+    wait "$p" 2>/dev/null
+  done
   bash "$H/control-plane.sh" stop "$scratch/cp" >/dev/null 2>&1 || true
   rm -rf "$scratch"
 }

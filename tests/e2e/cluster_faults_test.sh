@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# koordq serve on the real kube-apiserver (--watch-cache=false) behind a TCP proxy that cuts
+# connections (design.md §7; behaviour.md §7.3): watches resume after every cut; while koordq cannot
+# reach the API server an admitted unit is deleted and etcd is compacted, so the reconnect gets a 410
+# and a relist epoch whose synthesised DELETED frees the quota for the waiting unit; a burst of units
+# with connections cut every second is admitted exactly up to the quota; the journal's final state
+# matches the API server's, and it verifies and replays.
+# Usage: cluster_faults_test.sh path/to/koordq
+set -uo pipefail
+
+koordq="$(readlink -f "${1:?usage: cluster_faults_test.sh path/to/koordq}")"
+here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=tests/e2e/lib.sh
+. "$here/lib.sh"
+export KOORDQ_APISERVER_EXTRA_ARGS="--watch-cache=false"
+# shellcheck source=tests/e2e/cluster_lib.sh
+. "$here/cluster_lib.sh"
+
+control="$scratch/proxy"
+mkdir -p "$control"
+api_port="${KOORDQ_APISERVER_URL##*:}"
+/usr/bin/python3 "$here/tcp_fault_proxy.py" 127.0.0.1 "$api_port" "$control" >"$control/port" 2>"$control/log" &
+koordq_pids+=("$!")
+for _ in $(seq 1 50); do [ -s "$control/port" ] && break; sleep 0.1; done
+proxy_port=$(cat "$control/port")
+sed "s|server: $KOORDQ_APISERVER_URL|server: https://127.0.0.1:$proxy_port|" "$KUBECONFIG" >"$scratch/proxied.kubeconfig"
+check "the proxied kubeconfig points at the proxy" grep -q "127.0.0.1:$proxy_port" "$scratch/proxied.kubeconfig"
+
+unit() { # unit NAME CPU [NS]
+  k apply -f - >/dev/null <<YAML
+apiVersion: scheduling.x-k8s.io/v1alpha1
+kind: QueueUnit
+metadata: {name: $1, namespace: ${3:-default}, labels: {quota.scheduling.koordinator.sh/name: team-a}}
+spec: {resource: {cpu: "$2"}}
+YAML
+}
+k apply -f - >/dev/null <<'YAML'
+apiVersion: scheduling.sigs.k8s.io/v1alpha1
+kind: ElasticQuota
+metadata: {name: team-a, namespace: default}
+spec: {max: {cpu: "4"}}
+YAML
+unit holder 2
+unit waiter 3
+
+log="$scratch/serve.log"
+KUBECONFIG="$scratch/proxied.kubeconfig" start_serve "$log" --leader-elect=false --journal-dir "$scratch/journal" \
+  --enable-visibility-server=false --v=2 || fail "serve did not start"
+M="http://127.0.0.1:$(bound_port "$log" metrics)"
+phase_of() { k get queueunit -n "${2:-default}" "$1" -o jsonpath='{.status.phase}'; }
+is_dequeued() { test "$(phase_of "$@")" = Dequeued; }
+relists() { curl -s "$M/metrics" | sed -n 's/^koordq_relists_total{resource="queueunits"} \([0-9.e+]*\)$/\1/p' | cut -d. -f1; }
+check "holder is admitted through the proxy" eventually 20 is_dequeued holder
+check "waiter waits for quota" eventually 10 sh -c "'$KOORDQ_KUBECTL' --kubeconfig '$KUBECONFIG' get queueunit waiter -o jsonpath='{.status.message}' | grep -q 'limited quotaName:team-a'"
+touch "$control/cut"
+sleep 1
+unit probe 3
+probe_failed() { k get queueunit probe -o jsonpath='{.status.attempts}' | grep -q '^[1-9]'; }
+check "after a cut the watches resume (a new unit gets its attempt)" eventually 20 probe_failed
+k delete queueunit probe >/dev/null
+before=$(relists)
+
+# koordq cut off; holder deleted; etcd compacted past what koordq saw: the reconnect answers 410.
+touch "$control/down"
+sleep 0.5
+k delete queueunit holder >/dev/null
+for i in 1 2 3; do k create configmap "bump-$i" -n default >/dev/null; done
+revision=$(etcdctl endpoint status -w json | jq '.[0].Status.header.revision')
+check "etcd is compacted to its head revision" etcdctl compact "$revision"
+rm -f "$control/down"
+relisted() { test "$(relists)" -gt "$before"; }
+check "the reconnect gets a 410 and koordq relists QueueUnits" eventually 60 relisted
+check "the relist's synthesised DELETED frees holder's quota: waiter is admitted" eventually 30 is_dequeued waiter
+check "the 410 is logged as a recovered problem" grep -q '410' "$log"
+
+# A burst with connections cut every second: admitted exactly up to the quota (waiter holds 3 of 4).
+for i in $(seq 1 8); do unit "burst-$i" 500m; done
+for _ in $(seq 1 8); do touch "$control/cut"; sleep 1; done
+admitted_cpu() { k get queueunits -A -o json | jq '[.items[] | select((.status.admissions // []) | length > 0) | .spec.resource.cpu | if endswith("m") then (.[:-1] | tonumber) else (tonumber * 1000) end] | add'; }
+full() { test "$(admitted_cpu)" = 4000; }
+check "the burst fills the quota to its max" eventually 40 full
+sleep 3
+check "and never beyond" test "$(admitted_cpu)" = 4000
+kill -TERM "$serve_pid"
+wait "$serve_pid"
+check "SIGTERM: exit 0" test $? = 0
+
+"$koordq" replay --journal-dir "$scratch/journal" -o json >"$out" 2>"$err"
+check "the journal holds exactly the API server's QueueUnits" test "$(jq .units "$out")" = "$(k get queueunits -A -o json | jq '.items | length')"
+"$koordq" journal verify --journal-dir "$scratch/journal" >"$out" 2>"$err"
+check "journal verify passes" grep -q '^ok:' "$out"
+"$koordq" replay --verify --journal-dir "$scratch/journal" >"$out" 2>"$err"
+check "replay --verify passes" grep -q '^verified ' "$out"
+finish
