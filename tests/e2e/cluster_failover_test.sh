@@ -39,7 +39,7 @@ leads() { test "$(leader_gauge "$1")" = 1; }
 holder() { k get lease -n koord-queue koordq -o jsonpath='{.spec.holderIdentity}'; }
 serve_replica() { # serve_replica N: a replica with a short lease, its journal and log under $scratch/rN
   start_serve "$scratch/r$1.log" --journal-dir "$scratch/r$1" --leader-election-namespace koord-queue \
-    --leader-elect-lease-duration 3s --leader-elect-renew-deadline 2s --leader-elect-retry-period 500ms \
+    --leader-elect-lease-duration 6s --leader-elect-renew-deadline 4s --leader-elect-retry-period 1s \
     --enable-visibility-server=false --v=1
 }
 
@@ -68,7 +68,7 @@ check "the follower's /readyz is 200 (it journals)" curl -sf "http://127.0.0.1:$
 kill -9 "$leader_pid"
 wait "$leader_pid" 2>/dev/null
 unit job2 1
-check "the follower leads once the lease expires" eventually 20 leads "$scratch/r$follower.log"
+check "the follower leads once the lease expires" eventually 30 leads "$scratch/r$follower.log"
 check "and admits the unit that arrived meanwhile" eventually 15 is_dequeued job2
 check "job1 keeps its one admission (the new leader does not admit it again)" test \
   "$(k get queueunit -n default job1 -o jsonpath='{.status.attempts}/{.status.admissions[0].replicas}')" = 1/1
