@@ -199,8 +199,11 @@ k apply -f "$scratch/burst.yaml" >/dev/null &
 sleep 0.5
 stop_koordq KILL
 wait
+# While koordq is down: job2 (3 of team-a's 4 cpu) is deleted; the start relist must bring that in.
+k delete queueunit -n ml job2 >/dev/null
 start_koordq || fail "koordq did not restart after SIGKILL"
 check "after SIGKILL /readyz is 200 again" eventually 10 curl -sf "http://127.0.0.1:$metrics_port/readyz"
+check "the start relist sees job2's deletion: job3 takes its quota" eventually 30 unit_is ml job3 '{.status.phase}' Dequeued
 # team-b's max is 2 cpu: pt1 holds 1; two more 500m units fit, the rest waits.
 admitted_b() { k get queueunits -n ml -o json | jq '[.items[] | select(.metadata.labels["quota.scheduling.koordinator.sh/name"] == "team-b") | (.status.admissions // [])[] | .replicas] | add'; }
 team_b_full() { test "$(admitted_b)" = 4; }
@@ -209,6 +212,31 @@ sleep 2
 check "and never beyond it" test "$(admitted_b)" = 4
 check "no unit has more replicas than it asked for" test \
   "$(k get queueunits -A -o json | jq '[.items[] | select(((.status.admissions // [])[0].replicas // 0) > (.spec.podSet[0].count // 1))] | length')" = 0
+
+# A Kubernetes client library reads what koordq wrote (python3-kubernetes, list and watch).
+cat >"$scratch/client.py" <<'PY'
+import sys
+from kubernetes import client, config, watch
+config.load_kube_config(config_file=sys.argv[1])
+api = client.CustomObjectsApi()
+units = api.list_cluster_custom_object("scheduling.x-k8s.io", "v1alpha1", "queueunits")["items"]
+admitted = [u for u in units if u.get("status", {}).get("phase") == "Dequeued"]
+assert admitted, "no Dequeued unit"
+for u in admitted:
+    s = u["status"]
+    assert s["message"] in ("Dequeued because schedule successfully", "all admission checks success"), s
+    assert s["attempts"] >= 1 and s["lastUpdateTime"].endswith("Z") and s["lastAllocateTime"].endswith("Z"), s
+    assert all(a["replicas"] >= 1 and "name" in a for a in s["admissions"]), s
+    assert u["spec"]["queue"], u["spec"]
+seen = 0
+for event in watch.Watch().stream(api.list_cluster_custom_object, "scheduling.x-k8s.io", "v1alpha1", "queueunits",
+                                  timeout_seconds=2):
+    seen += 1
+assert seen >= len(units), (seen, len(units))  # the initial ADDED of every unit, then changes
+print("ok", len(units), len(admitted))
+PY
+check "python3-kubernetes lists and watches the units with well-formed status" sh -c \
+  "/usr/bin/python3 '$scratch/client.py' '$KUBECONFIG' | grep -q '^ok '"
 stop_koordq TERM
 
 "$koordq" journal verify --journal-dir "$journal" >"$out" 2>"$err"
