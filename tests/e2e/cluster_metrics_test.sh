@@ -11,8 +11,12 @@
 #   included; the only exemption is listed below with its reason;
 # - `promtool check metrics` on a scrape finds only the Koord-Queue counters without `_total` (exit 3);
 # - a scrape has no duplicate series (the check itself is shown to fail on a doctored scrape);
-# - against the workload: the over-quota queue's attempts, the queue depth gauges equal to the debug
-#   API's Active/Backoff lists, PATCHes answered 200, 5xx and 4xx answers counted, koordq_leader 1.
+# - against the workload: the over-quota queues' attempts, quota usage never beyond max, admission
+#   waits, the job types, the queue depth gauges equal to the debug API's Active/Backoff lists, the
+#   Queues' usage annotations equal to dequeued_quota_usage_by_quota, PATCHes answered 200, the 5xx
+#   and 4xx answers of the fault counted, the buckets of §15.3, koordq_leader 1;
+# - the series lifecycle of §15.4 for the namespace families once a namespace loses a job type or
+#   its last unit.
 # Usage: cluster_metrics_test.sh path/to/koordq
 # shellcheck disable=SC2016 # PromQL and jq programs are single-quoted on purpose
 set -uo pipefail
@@ -34,14 +38,20 @@ if ! bash "$H/build-kube-apiserver.sh" >"$scratch/build.log" 2>&1; then
   exit 1
 fi
 
-koordq_pid=""
-prom_pid=""
-etcd_pid=""
+# Processes are signalled only while their PID still names the process started (its start time in
+# /proc), never a process that took over the PID of one that ended.
+started_at() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
+declare -A pid=() started=()
+track() { pid[$1]=$2; started[$1]="$(started_at "$2")"; } # track NAME PID
+signal() { # signal SIG NAME: signals NAME's process if its PID still names it
+  [ -n "${pid[$2]:-}" ] && [ "$(started_at "${pid[$2]}")" = "${started[$2]}" ] && kill "-$1" "${pid[$2]}" 2>/dev/null
+}
 cleanup() {
-  # SIGCONT first: a process paused by the fault below must be able to take its SIGTERM.
-  [ -n "$etcd_pid" ] && kill -CONT "$etcd_pid" 2>/dev/null
-  [ -n "$koordq_pid" ] && { kill -CONT "$koordq_pid"; kill -9 "$koordq_pid"; } 2>/dev/null
-  [ -n "$prom_pid" ] && kill "$prom_pid" 2>/dev/null
+  # SIGCONT first: a process paused by the fault below must be able to take its signal.
+  signal CONT etcd
+  signal CONT koordq
+  signal KILL koordq
+  signal TERM prom
   bash "$H/control-plane.sh" stop "$scratch/cp" >/dev/null 2>&1 || true
   wait 2>/dev/null
   if [ -n "${KOORDQ_E2E_KEEP:-}" ]; then echo "kept $scratch"; else rm -rf "$scratch"; fi
@@ -73,7 +83,7 @@ if ! KOORDQ_APISERVER_EXTRA_ARGS=--request-timeout=2s bash "$H/control-plane.sh"
 fi
 # shellcheck disable=SC1091
 . "$scratch/cp/env"
-etcd_pid="$KOORDQ_ETCD_PID"
+track etcd "$KOORDQ_ETCD_PID"
 K="${KOORDQ_KUBECTL:-}"
 [ -n "$K" ] || { echo "FAIL: no kubectl on this machine (the harness looks for one; see its README)"; exit 1; }
 k() { "$K" --kubeconfig "$KUBECONFIG" "$@"; }
@@ -157,7 +167,7 @@ log="$scratch/serve.log"
   --metrics-bind-address 127.0.0.1:0 --visibility-port 0 --enable-api-handler --api-handler-port 0 \
   --visibility-tls-cert-file "$KOORDQ_SERVING_CERT" --visibility-tls-key-file "$KOORDQ_SERVING_KEY" \
   --visibility-client-ca-file "$KOORDQ_FRONT_PROXY_CA" >"$log" 2>&1 &
-koordq_pid=$!
+track koordq $!
 for _ in $(seq 1 100); do
   grep -q 'debug API listens on' "$log" && grep -q '/readyz listen on' "$log" && break
   sleep 0.1
@@ -172,7 +182,8 @@ fi
 M="http://127.0.0.1:$metrics_port"
 D="http://127.0.0.1:$debug_port"
 check "/readyz turns 200 after the initial sync" eventually 10 curl -sf "$M/readyz"
-check "a Queue per quota of the tree" eventually 10 test "$(k get queues -n koord-queue -o name | wc -l)" = 6
+six_queues() { test "$(k get queues -n koord-queue -o name | wc -l)" = 6; }
+check "a Queue per quota of the tree" eventually 10 six_queues
 
 prom_port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 cat >"$scratch/prometheus.yml" <<EOF
@@ -183,7 +194,7 @@ scrape_configs:
 EOF
 prometheus --config.file="$scratch/prometheus.yml" --storage.tsdb.path="$scratch/tsdb" \
   --web.listen-address="127.0.0.1:$prom_port" >"$scratch/prometheus.log" 2>&1 &
-prom_pid=$!
+track prom $!
 P="http://127.0.0.1:$prom_port"
 q() { # q EXPR: the instant query's JSON result, at most 5 s
   timeout 5 promtool query instant -o json "$P" "$1" 2>"$err"
@@ -239,20 +250,20 @@ phase "workload"
 # etcd is paused: answered 504 after the API server's 2 s request timeout, then retried every 1 s.
 # Right after the first 504 koordq is paused again, etcd resumed and a2-late deleted: the retry that
 # is due when koordq continues is answered 404.
-kill -STOP "$koordq_pid"
+signal STOP koordq
 unit research a2-late team-a2 Job 1 0
 sleep 0.5
-kill -STOP "$etcd_pid"
-kill -CONT "$koordq_pid"
+signal STOP etcd
+signal CONT koordq
 for _ in $(seq 1 100); do
   curl -s --max-time 1 "$M/metrics" | grep -qE '^rest_client_requests_total\{code="5[0-9][0-9]",[^}]*method="PATCH"' && break
   sleep 0.1
 done
-kill -STOP "$koordq_pid"
-kill -CONT "$etcd_pid"
+signal STOP koordq
+signal CONT etcd
 k delete queueunit -n research a2-late --wait=false >/dev/null
 sleep 1.5
-kill -CONT "$koordq_pid"
+signal CONT koordq
 sleep 3
 curl -s "$M/metrics" >"$scratch/fault.metrics"
 check "a PATCH answered 5xx while etcd was paused is counted" \
@@ -312,6 +323,13 @@ check "team-b1's dequeued cpu never went beyond its max of 2 cores" test \
   "$(q 'max_over_time(dequeued_quota_usage_by_quota{quota="team-b1", resource="cpu"}[5m])' | jq -r '.[0].value[1]')" = 2000
 check "team-a1's dequeued cpu never went beyond its max of 4 cores" test \
   "$(q 'max_over_time(dequeued_quota_usage_by_quota{quota="team-a1", resource="cpu"}[5m])' | jq -r '.[0].value[1]')" = 4000
+# a1-tf waited from its creation through the sleeps above (more than 12 s) until a1-job went.
+echo "$(q 'koordq_admission_wait_seconds_count{queue="team-a1"} - ignoring(le) koordq_admission_wait_seconds_bucket{queue="team-a1", le="10"}' |
+  jq -r '.[0].value[1]') $(q 'koordq_admission_wait_seconds_count{queue="team-a1"}' | jq -r '.[0].value[1]')" >"$out"
+curl -s "$M/metrics" | grep '^koordq_admission_wait_seconds.*team-a1' >>"$out"
+check "team-a1's admission waits: 3 admissions, one of them after more than 10 s" grep -qx '1 3' "$out"
+check "koordq_relists_total: one LIST per watched resource, no relist" test \
+  "$(q 'koordq_relists_total' | jq -c '[.[] | "\(.metric.resource)=\(.value[1])"] | sort')" = '["elasticquotas=1","queues=1","queueunits=1"]'
 phase "Prometheus queries"
 
 # --- one scrape: promtool's lint, no duplicate series ---------------------------------------------------
@@ -333,6 +351,13 @@ check "the scrape has series" test "$(grep -vc '^#' "$scratch/scrape.prom")" -gt
 check "no duplicate series in a scrape" test -z "$(duplicates "$scratch/scrape.prom")"
 { cat "$scratch/scrape.prom"; grep '^koordq_leader ' "$scratch/scrape.prom"; } >"$scratch/doctored.prom"
 check "the duplicate check finds a doctored duplicate" test "$(duplicates "$scratch/doctored.prom")" = koordq_leader
+# §15.3: rest_client_request_duration_seconds buckets, compared numerically.
+rest_buckets() {
+  sed -n 's/^rest_client_request_duration_seconds_bucket{.*verb="PATCH".*le="\([^"]*\)".*/\1/p; s/^rest_client_request_duration_seconds_bucket{.*le="\([^"]*\)".*verb="PATCH".*/\1/p' \
+    "$scratch/scrape.prom" | jq -R -s -c 'split("\n") | map(select(length > 0) | if . == "+Inf" then . else tonumber end)'
+}
+check "rest_client_request_duration_seconds has the buckets of §15.3" test "$(rest_buckets)" = \
+  '[0.005,0.025,0.1,0.25,0.5,1,2,4,8,15,30,60,"+Inf"]'
 phase "scrape lint"
 
 # --- queue depth gauges against the debug API -----------------------------------------------------------
@@ -397,10 +422,10 @@ check "queueunits_coming_rate_by_job_type of namespace default stays" \
   grep -q '^queueunits_coming_rate_by_job_type{namespace="default",type="PyTorchJob",status="Dequeued"} 1$' "$scratch/lifecycle.prom"
 phase "series lifecycle"
 
-kill -TERM "$koordq_pid"
-wait "$koordq_pid" 2>/dev/null
-check "SIGTERM ends serve with exit 0" test "$?" = 0
-koordq_pid=""
+signal TERM koordq
+wait "${pid[koordq]}" 2>/dev/null
+check "SIGTERM ends serve with exit 0 (nothing else stopped it before)" test "$?" = 0
+pid[koordq]=""
 # A Queue write sent while etcd was paused is logged with its 504 (§14: written again later).
 grep -E '^E' "$log" | grep -v 'answered 504: .*"reason":"Timeout"' >"$out"
 check "koordq logged no error but the fault's 504s" test ! -s "$out"
