@@ -17,7 +17,8 @@
 #   and 4xx answers of the fault counted, the buckets of §15.3, koordq_leader 1;
 # - the series lifecycle of §15.4 for the namespace families once a namespace loses a job type or
 #   its last unit.
-# Usage: cluster_metrics_test.sh path/to/koordq
+# Usage: cluster_metrics_test.sh path/to/koordq (KOORDQ_E2E_KEEP=1 keeps the scratch directory: logs,
+# scrapes, journal, Prometheus data)
 # shellcheck disable=SC2016 # PromQL and jq programs are single-quoted on purpose
 set -uo pipefail
 
