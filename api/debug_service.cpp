@@ -55,9 +55,33 @@ HttpResponse DebugService::limit_exceeded(ServerLimit limit) {
   return error_response(limit_error(limit));
 }
 
-HttpResponse DebugService::handle(const HttpRequest& request, const PeerIdentity&) {
+// §24.4: the checkpoint `koordq journal checkpoint` asks the running serve for, since RocksDB
+// cannot checkpoint from a second process. Loopback only, whatever the listener's address.
+HttpResponse DebugService::checkpoint(const RequestTarget& target, const PeerIdentity& peer) {
+  if (!peer.loopback) return error_response(403, "checkpoints are served to loopback clients only");
+  if (!context_.checkpoint) return error_response(404, "not found");
+  const auto dir = target.params.find("dir");
+  if (dir == target.params.end() || dir->second.empty() || dir->second.front() != '/') {
+    return error_response(400, "dir must be an absolute path that does not exist yet");
+  }
+  auto seq = context_.checkpoint(dir->second);
+  if (!seq.ok()) return error_response(409, seq.message());
+  JsonOut out;
+  out.begin_object().field("seq", static_cast<int64_t>(*seq)).field("dir", dir->second).end_object();
+  HttpResponse response(http::status::ok, 11);
+  response.set(http::field::content_type, "application/json");
+  response.body() = out.take();
+  response.prepare_payload();
+  return response;
+}
+
+HttpResponse DebugService::handle(const HttpRequest& request, const PeerIdentity& peer) {
   const std::string raw(request.target());
   const RequestTarget target = parse_target(raw);
+  if (target.path == "/apis/journal/v1/checkpoint") {
+    if (request.method() != http::verb::post) return error_response(405, "method not allowed");
+    return checkpoint(target, peer);
+  }
   if (request.method() != http::verb::get) return error_response(405, "method not allowed");
   std::string (*render)(const actors::Scheduler&) = nullptr;
   if (target.path == "/apis/v1/elasticquota") {

@@ -9,8 +9,10 @@
 
 #include "api/http_server.hpp"
 #include "api/journal_stream.hpp"
+#include "api/query_params.hpp"
 #include "api/response_cache.hpp"
 #include "api/time_travel.hpp"
+#include "base/result.hpp"
 
 namespace koordq::api {
 
@@ -22,6 +24,9 @@ struct DebugContext {
   std::function<std::optional<std::string>()> unavailable;
   // The journal stream of §17.5, served by every replica; no reader: 404.
   JournalStreamSource stream;
+  // §24.4: `POST /apis/journal/v1/checkpoint?dir=<absolute path>` from loopback writes a RocksDB
+  // checkpoint of the journal this process owns; the seq it holds, or an error for the client.
+  std::function<Result<uint64_t>(const std::string& dir)> checkpoint;
 };
 
 std::string render_error(std::string_view message);
@@ -35,6 +40,8 @@ class DebugService : public HttpService {
   HttpAnswer answer(const HttpRequest& request, const PeerIdentity& peer) override;
 
  private:
+  HttpResponse checkpoint(const RequestTarget& target, const PeerIdentity& peer);
+
   DebugContext context_;
   ResponseCache cache_;
 };

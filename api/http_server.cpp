@@ -98,6 +98,9 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
   }
 
   void start() {
+    beast::error_code remote_ec;
+    const auto remote = socket().remote_endpoint(remote_ec);
+    peer_.loopback = !remote_ec && remote.address().is_loopback();
     arm(server_.options.header_timeout);
     if constexpr (kIsTls<Stream>) {
       state_ = State::kHandshake;

@@ -28,6 +28,7 @@ struct PeerIdentity {
   bool certificate_presented = false;
   bool certificate_verified = false;  // signed by the client CA the connection was accepted with
   std::string common_name;
+  bool loopback = false;  // the client connected from a loopback address
 };
 
 enum class ServerLimit {

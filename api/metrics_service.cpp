@@ -42,7 +42,7 @@ std::string MetricsService::render() {
       families.push_back(e2e_latency_family(s));
       if (leader) {
         std::lock_guard lock(memory_mu_);
-        for (auto& f : queueing_families(s, quota_series_)) families.push_back(std::move(f));
+        for (auto& f : queueing_families(s, series_)) families.push_back(std::move(f));
       }
     });
   }

@@ -42,7 +42,7 @@ class MetricsService : public HttpService {
  private:
   MetricsContext context_;
   std::mutex memory_mu_;
-  QuotaSeriesMemory quota_series_;
+  SeriesMemory series_;
 };
 
 }  // namespace koordq::api

@@ -35,7 +35,7 @@ prometheus::MetricFamily e2e_latency_family(const actors::Scheduler& s) {
   return e2e.take();
 }
 
-std::vector<prometheus::MetricFamily> queueing_families(const actors::Scheduler& s, QuotaSeriesMemory& memory) {
+std::vector<prometheus::MetricFamily> queueing_families(const actors::Scheduler& s, SeriesMemory& memory) {
   std::vector<prometheus::MetricFamily> out;
 
   FamilyBuilder active("queueunits_in_active_queue", "Active waiting QueueUnits of the queue.", MetricType::Gauge);
@@ -73,7 +73,7 @@ std::vector<prometheus::MetricFamily> queueing_families(const actors::Scheduler&
     known.insert(name);
     const actors::QuotaInfo& info = *s.quotas().find(name);
     const schema::ResourceVector used = s.quotas().usage(name).used;
-    std::set<std::string>& shown = memory[name];
+    std::set<std::string>& shown = memory.quota_resources[name];
     for (const auto& [resource, amount] : info.max) shown.insert(resource);
     for (const auto& [resource, amount] : used) shown.insert(resource);
     for (const std::string& resource : shown) {
@@ -82,23 +82,39 @@ std::vector<prometheus::MetricFamily> queueing_families(const actors::Scheduler&
                       static_cast<double>(it == used.end() ? 0 : it->second));
     }
   }
-  std::erase_if(memory, [&](const auto& entry) { return !known.count(entry.first); });
+  std::erase_if(memory.quota_resources, [&](const auto& entry) { return !known.count(entry.first); });
   keep(out, by_quota);
 
-  // Namespaces keep their series for 5 minutes after their last QueueUnit went (§15.4).
-  for (const auto& [ns, since] : s.metrics().namespace_empty_since) ns_used.try_emplace(ns);
+  // A namespace's series stay, at 0 when nothing counts, until it has had no QueueUnit for
+  // 5 minutes (§15.4): until then it has units or an entry in namespace_empty_since.
+  const auto& empty_since = s.metrics().namespace_empty_since;
+  auto gone = [&](const auto& entry) { return !ns_used.count(entry.first) && !empty_since.count(entry.first); };
+  for (const auto& [ns, used] : ns_used) {
+    for (const auto& [resource, amount] : used) memory.namespace_resources[ns].insert(resource);
+  }
+  for (const auto& [labels, n] : by_type) memory.namespace_types[labels.first].insert(labels.second);
+  std::erase_if(memory.namespace_resources, gone);
+  std::erase_if(memory.namespace_types, gone);
   FamilyBuilder by_namespace(
       "dequeued_quota_usage_by_namespace",
       "Charge of the namespace's QueueUnits holding quota; cpu in cores, others in integer units.", MetricType::Gauge);
-  for (const auto& [ns, used] : ns_used) {
-    for (const auto& [resource, amount] : used) {
+  for (const auto& [ns, resources] : memory.namespace_resources) {
+    const auto used = ns_used.find(ns);
+    for (const std::string& resource : resources) {
+      int64_t amount = 0;
+      if (used != ns_used.end()) {
+        if (auto it = used->second.find(resource); it != used->second.end()) amount = it->second;
+      }
       by_namespace.sample({{"namespace", ns}, {"resource", resource}}, cores_or_units(resource, amount));
     }
   }
   keep(out, by_namespace);
   FamilyBuilder job_type("queueunits_by_job_type", "Existing QueueUnits by spec.consumerRef.kind.", MetricType::Gauge);
-  for (const auto& [labels, n] : by_type) {
-    job_type.sample({{"namespace", labels.first}, {"type", labels.second}}, static_cast<double>(n));
+  for (const auto& [ns, types] : memory.namespace_types) {
+    for (const std::string& type : types) {
+      const auto it = by_type.find({ns, type});
+      job_type.sample({{"namespace", ns}, {"type", type}}, static_cast<double>(it == by_type.end() ? 0 : it->second));
+    }
   }
   keep(out, job_type);
 

@@ -61,7 +61,7 @@ api::UnitFilter unit_filter(const AtOptions& o) {
 // GET /metrics of the leader, less the process-local families (§15.4): sorted by family name as
 // the metrics server sorts them.
 std::string render_metrics(const actors::Scheduler& s) {
-  api::QuotaSeriesMemory memory;
+  api::SeriesMemory memory;
   std::vector<prometheus::MetricFamily> families = api::queueing_families(s, memory);
   families.push_back(api::e2e_latency_family(s));
   std::sort(families.begin(), families.end(),

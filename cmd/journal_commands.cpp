@@ -1,10 +1,14 @@
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 
+#include <rapidjson/document.h>
+
 #include "cmd/commands.hpp"
+#include "cmd/default_paths.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/journal_access.hpp"
 #include "cmd/progress.hpp"
@@ -14,6 +18,8 @@
 #include "journal/journal_stat.hpp"
 #include "journal/revision_lookup.hpp"
 #include "journal/verify.hpp"
+#include "kube/client/http_client.hpp"
+#include "kube/client/watched_resource.hpp"
 
 namespace koordq::cmd {
 namespace {
@@ -147,6 +153,59 @@ int run_journal_stat(const JournalStatOptions& options) {
   return kExitSuccess;
 }
 
+namespace {
+
+// The journal is held by a running serve: it owns the primary RocksDB instance, so it makes the
+// checkpoint, asked over its debug listener (§24.4).
+int checkpoint_through_serve(std::string_view command, const JournalCheckpointOptions& options) {
+  std::ifstream file(debug_listener_file(options.journal_dir));
+  std::string address;
+  if (!file || !std::getline(file, address) || address.rfind(':') == std::string::npos) {
+    return fail_command(command,
+                        "the journal is held by a running koordq serve without its debug listener; restart it "
+                        "with --enable-api-handler, or stop it first",
+                        kExitJournalUnreadable);
+  }
+  kube::ClientConfig config;
+  config.tls = false;
+  config.host = address.substr(0, address.rfind(':'));
+  config.port = address.substr(address.rfind(':') + 1);
+  config.source = "the debug listener of the serve holding " + options.journal_dir;
+  kube::HttpOptions http;
+  http.retry.max_attempts = 1;
+  http.read_timeout = std::chrono::minutes(10);  // a checkpoint of a large journal takes a while
+  auto client = kube::HttpClient::create(config, http);
+  if (!client.ok()) return fail_command(command, client.message(), kExitJournalUnreadable);
+  std::error_code ec;
+  const std::string target = std::filesystem::absolute(options.target_dir, ec).lexically_normal().string();
+  kube::Request request;
+  request.verb = kube::Verb::kPost;
+  request.target = "/apis/journal/v1/checkpoint?dir=" + kube::query_escape(target);
+  auto answer = (*client)->send(request);
+  if (!answer.ok()) {
+    return fail_command(command, "cannot reach the serve holding the journal at " + address + ": " + answer.message(),
+                        kExitJournalUnreadable);
+  }
+  rapidjson::Document doc;
+  doc.Parse(answer->body.data(), answer->body.size());
+  if (!answer->ok()) {
+    const bool has_error = !doc.HasParseError() && doc.IsObject() && doc.HasMember("error") && doc["error"].IsString();
+    return fail_command(
+        command,
+        "the serve holding the journal refused the checkpoint: " +
+            (has_error ? std::string(doc["error"].GetString()) : "HTTP " + std::to_string(answer->status)),
+        kExitJournalUnreadable);
+  }
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("seq") || !doc["seq"].IsUint64()) {
+    return fail_command(command, "the serve holding the journal answered without a seq", kExitJournalUnreadable);
+  }
+  std::printf("checkpoint of seq %llu written to %s\n", static_cast<unsigned long long>(doc["seq"].GetUint64()),
+              options.target_dir.c_str());
+  return kExitSuccess;
+}
+
+}  // namespace
+
 int run_journal_checkpoint(const JournalCheckpointOptions& options) {
   constexpr std::string_view kCommand = "journal checkpoint";
   std::error_code ec;
@@ -159,12 +218,7 @@ int run_journal_checkpoint(const JournalCheckpointOptions& options) {
   open_options.on_corruption = journal::CorruptionPolicy::kFail;
   auto j = journal::Journal::open(open_options);
   if (!j.ok()) {
-    if (j.message().find("lock") != std::string::npos) {
-      return fail_command(kCommand,
-                          "the journal is held by a running koordq serve; ask it for the checkpoint "
-                          "(POST /apis/journal/v1/checkpoint on its debug listener) or stop it first",
-                          kExitJournalUnreadable);
-    }
+    if (j.message().find("lock") != std::string::npos) return checkpoint_through_serve(kCommand, options);
     return fail_command(kCommand, j.message(), kExitJournalUnreadable);
   }
   auto seq = (*j)->checkpoint(options.target_dir);

@@ -13,6 +13,7 @@
 #include "api/visibility_service.hpp"
 #include "base/log.hpp"
 #include "cmd/build_info.hpp"
+#include "cmd/default_paths.hpp"
 #include "cmd/serve_config.hpp"
 #include "cmd/serve_startup_log.hpp"
 
@@ -210,6 +211,7 @@ Status ServeSurfaces::attach(journal::Journal& journal, actors::runtime::Decisio
   };
   context.stream.max_lag = static_cast<uint64_t>(options_.stream_max_lag);
   context.stream.queue_namespace = options_.queue_namespace;
+  context.checkpoint = [&journal](const std::string& dir) { return journal.checkpoint(dir); };
   api::HttpServerOptions server;
   server.name = "debug";
   server.host = options_.api_handler_bind_address;
@@ -219,6 +221,15 @@ Status ServeSurfaces::attach(journal::Journal& journal, actors::runtime::Decisio
   auto started = api::HttpServer::start(server, std::make_shared<api::DebugService>(std::move(context)));
   if (!started.ok()) return listen_failed(started.message() + " (--api-handler-bind-address, --api-handler-port)");
   debug_server_ = std::move(started).value();
+  // `koordq journal checkpoint` finds the listener that owns this journal here (§24.4).
+  const std::string host = options_.api_handler_bind_address.empty() || options_.api_handler_bind_address == "0.0.0.0"
+                               ? "127.0.0.1"
+                               : options_.api_handler_bind_address;
+  if (Status written = write_text(debug_listener_file(options_.journal_dir),
+                                  host + ":" + std::to_string(debug_server_->port()) + "\n", false);
+      !written.ok()) {
+    KQ_LOG_WARNING("{}; koordq journal checkpoint cannot reach this serve", written.message());
+  }
   KQ_LOG_INFO("debug API listens on http://{}:{} (--api-handler-bind-address, --api-handler-port)",
               options_.api_handler_bind_address, debug_server_->port());
   return ok_status();
@@ -356,7 +367,11 @@ void ServeSurfaces::stop() {
   stop_cv_.notify_all();
   if (tls_watcher_.joinable()) tls_watcher_.join();
   if (visibility_server_) visibility_server_->stop();
-  if (debug_server_) debug_server_->stop();
+  if (debug_server_) {
+    debug_server_->stop();
+    std::error_code ignored;
+    std::filesystem::remove(debug_listener_file(options_.journal_dir), ignored);
+  }
   if (metrics_server_) metrics_server_->stop();
   std::lock_guard lock(mu_);
   engine_ = nullptr;

@@ -107,7 +107,7 @@ class QueueingMetricsTest : public ::testing::Test {
   }
   std::string render() { return serialize(api::queueing_families(d.s, memory)); }
   SchedulerDriver d;
-  api::QuotaSeriesMemory memory;
+  api::SeriesMemory memory;
 };
 
 TEST_F(QueueingMetricsTest, gauges_project_the_state) {
@@ -137,12 +137,31 @@ TEST_F(QueueingMetricsTest, series_of_a_deleted_queue_and_quota_go_with_them) {
   d.input(quota("team-a", "", {{"cpu", "4"}, {"memory", "8Gi"}}), true);
   text = render();
   EXPECT_EQ(text.find("quota=\"team-a\""), std::string::npos) << text;
-  EXPECT_TRUE(memory.empty());
+  EXPECT_TRUE(memory.quota_resources.empty());
+}
+
+// §15.4: a namespace's series stay, at 0, while it has units or for 5 minutes after its last one.
+TEST_F(QueueingMetricsTest, namespace_series_stay_at_zero_until_the_namespace_is_empty_for_five_minutes) {
+  render();
+  d.input(unit("small", "team-a", "1500m"), true);  // the namespace's only Job, holding its cpu
+  std::string text = render();
+  EXPECT_NE(text.find("queueunits_by_job_type{namespace=\"default\",type=\"Job\"} 0"), std::string::npos) << text;
+  EXPECT_NE(text.find("dequeued_quota_usage_by_namespace{namespace=\"default\",resource=\"cpu\"} 0"),
+            std::string::npos);
+  d.input(unit("big", "team-a", "8"), true);  // the namespace is empty from now on
+  d.run_until(d.time + 4 * 60 * kSec, kSec);
+  text = render();
+  EXPECT_NE(text.find("queueunits_by_job_type{namespace=\"default\",type=\"Job\"} 0"), std::string::npos) << text;
+  d.run_until(d.time + 61 * kSec, kSec);
+  text = render();
+  EXPECT_EQ(text.find("namespace=\"default\""), std::string::npos) << text;
+  EXPECT_TRUE(memory.namespace_resources.empty());
+  EXPECT_TRUE(memory.namespace_types.empty());
 }
 
 TEST(QueueingMetricsEmpty, a_state_without_objects_has_no_queueing_series) {
   actors::Scheduler s;
-  api::QuotaSeriesMemory memory;
+  api::SeriesMemory memory;
   EXPECT_TRUE(api::queueing_families(s, memory).empty());
 }
 
