@@ -126,6 +126,15 @@ tenth=$(sed -n 10p "$scratch/stream" | jq .seq)
 check "from=<seq> resumes right after it" test "$(curl -s "$J?from=$tenth" | head -n1 | jq .seq)" = $((tenth + 1))
 check "kind filters keep only that kind"   test "$(curl -s "$J?kind=round" | jq -r .kind | sort -u)" = round
 check "namespace filters drop records about no object"   test "$(curl -s "$J?namespace=nlp" | jq -r .kind | grep -c -E 'tick|config|relist')" = 0
+
+# §24.4: a checkpoint of the live journal, made by the serve that owns it (over its debug listener).
+"$koordq" journal checkpoint --journal-dir "$journal" "$scratch/checkpoint" >"$out" 2>"$err"
+check "journal checkpoint of a live journal goes through the running serve" grep -qE '^checkpoint of seq [0-9]+ written to ' "$out"
+"$koordq" journal verify --journal-dir "$scratch/checkpoint" >"$out" 2>"$err"
+check "the live checkpoint verifies" grep -q '^ok: ' "$out"
+check "the checkpoint endpoint is POST only" test "$(curl -s -o /dev/null -w '%{http_code}' "$D/apis/journal/v1/checkpoint?dir=/tmp/x")" = 405
+check "a relative checkpoint dir is refused" test "$(curl -s -X POST "$D/apis/journal/v1/checkpoint?dir=rel" | jq -r .error)" = \
+  "dir must be an absolute path that does not exist yet"
 head_seq=$(tail -n1 "$scratch/stream" | jq .seq)
 curl -s --max-time 3 "$J?from=$head_seq&follow=true" >"$scratch/follow"
 check "follow=true sends records as they become durable" test "$(head -n1 "$scratch/follow" | jq .seq)" = $((head_seq + 1))
