@@ -63,7 +63,7 @@ size_t samples_of(const std::vector<prometheus::MetricFamily>& families) {
 
 void BM_MetricsQueueingFamilies(benchmark::State& state) {
   const actors::Scheduler& s = metrics_shape();
-  api::QuotaSeriesMemory memory;
+  api::SeriesMemory memory;
   size_t samples = 0;
   for (auto _ : state) {
     auto families = api::queueing_families(s, memory);
@@ -80,7 +80,7 @@ BENCHMARK(BM_MetricsQueueingFamilies)->Unit(benchmark::kMillisecond);
 // The same families and series registered in a prometheus-cpp Registry, collected and
 // serialized by prometheus-cpp alone.
 void BM_PrometheusCppSameRegistry(benchmark::State& state) {
-  api::QuotaSeriesMemory memory;
+  api::SeriesMemory memory;
   const auto families = api::queueing_families(metrics_shape(), memory);
   prometheus::Registry registry;
   for (const auto& f : families) {
