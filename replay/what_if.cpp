@@ -175,6 +175,7 @@ Result<Recorded> read_recorded(journal::JournalReader& reader, uint64_t to_seq) 
   Scheduler s;
   bool configured = false;
   std::map<std::string, std::vector<int64_t>> run_times;
+  std::string mapped;  // the unit the record being folded is about
   auto cursor = reader.cursor(1, to_seq);
   for (;;) {
     auto next = cursor.next();
@@ -202,6 +203,7 @@ Result<Recorded> read_recorded(journal::JournalReader& reader, uint64_t to_seq) 
         RecordedUnit& u = out.units[unit->metadata.uid];
         u.namespace_ = unit->metadata.namespace_;
         u.name = unit->metadata.name;
+        if (!in->deleted) mapped = actors::unit_key(unit->metadata.namespace_, unit->metadata.name);
       }
     } else if (r.kind() == RecordKind::kRound) {
       auto decisions = round_of(r);
@@ -217,13 +219,17 @@ Result<Recorded> read_recorded(journal::JournalReader& reader, uint64_t to_seq) 
       }
     }
     if (auto applied = actors::apply_record(s, r); !applied.ok()) return applied.error();
+    if (!mapped.empty()) {
+      // The queue a unit maps to, until an admission names it.
+      const auto it = s.units().find(mapped);
+      if (it != s.units().end()) {
+        RecordedUnit& u = out.units[it->second.object.metadata.uid];
+        if (!u.admission) u.queue = it->second.quota;
+      }
+      mapped.clear();
+    }
     out.end_time = r.time();
     ++out.records;
-  }
-  // The queue a unit never admitted maps to, as the journal ends.
-  for (const auto& [key, state] : s.units()) {
-    auto it = out.units.find(state.object.metadata.uid);
-    if (it != out.units.end() && it->second.queue.empty()) it->second.queue = state.quota;
   }
   for (const auto& [uid, u] : out.units) {
     if (!u.admission) continue;
