@@ -5,15 +5,19 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/journal_access.hpp"
-#include "cmd/offline_placeholder.hpp"
 #include "cmd/progress.hpp"
 #include "journal/revision_lookup.hpp"
 #include "replay/export_journal.hpp"
 #include "replay/replay.hpp"
+#include "replay/what_if.hpp"
 
 namespace koordq::cmd {
 namespace {
@@ -112,10 +116,35 @@ std::optional<Source> open_source(const JournalSource& source, int& exit_code) {
   return out;
 }
 
+// The settings the --what-if arguments change; a later argument for the same key wins.
+replay::WhatIfSettings what_if_settings(const std::vector<WhatIfChange>& changes) {
+  replay::WhatIfSettings out;
+  for (const auto& c : changes) {
+    std::visit(
+        [&](const auto& change) {
+          using T = std::decay_t<decltype(change)>;
+          if constexpr (std::is_same_v<T, OversellRateChange>) {
+            out.oversell_rate_ppm = change.rate_ppm;
+          } else if constexpr (std::is_same_v<T, PodInitialBackoffChange>) {
+            out.initial_backoff_seconds = change.seconds;
+          } else if constexpr (std::is_same_v<T, PodMaxBackoffChange>) {
+            out.max_backoff_seconds = change.seconds;
+          } else if constexpr (std::is_same_v<T, QueuePolicyChange>) {
+            out.queue_policy[change.queue] = change.policy;
+          } else if constexpr (std::is_same_v<T, QueueAnnotationChange>) {
+            out.queue_annotations[change.queue][change.key] = change.value;
+          } else {
+            out.quota_max[change.quota][change.resource] = change.quantity;
+          }
+        },
+        c.change);
+  }
+  return out;
+}
+
 }  // namespace
 
 int run_replay(const ReplayOptions& options) {
-  if (!options.what_if.empty()) return report_not_implemented(kCommand, options.source);
   int exit_code = kExitSuccess;
   auto source = open_source(options.source, exit_code);
   if (!source) return exit_code;
@@ -135,6 +164,20 @@ int run_replay(const ReplayOptions& options) {
   const std::string corrupt_hint = options.source.kind == JournalSource::Kind::journal_dir
                                        ? "; check the journal with 'koordq journal verify'"
                                        : "; check the export with 'koordq journal verify --export'";
+
+  if (!options.what_if.empty()) {
+    auto result = replay::what_if(reader, *target, what_if_settings(options.what_if));
+    if (!result.ok()) {
+      return fail_command(kCommand, "cannot replay " + source->name + ": " + result.message() + corrupt_hint,
+                          kExitJournalUnreadable);
+    }
+    std::vector<std::pair<std::string, std::string>> changes;
+    for (const auto& c : options.what_if) changes.emplace_back(c.key, c.value);
+    const std::string text = options.output == ReplayOutput::json ? replay::render_what_if_json(*result, changes)
+                                                                  : replay::render_what_if_text(*result);
+    std::fputs(text.c_str(), stdout);
+    return kExitSuccess;
+  }
 
   if (!options.verify) {
     auto replayed = replay::replay_to(reader, *target, on_progress);

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # `koordq replay` end to end (behaviour.md §24.3, design.md §3): a virtual-clock simulation replays
 # to a byte-stable summary (the golden file), as JSON, up to a mid-way WHEN, and verifies every
-# recorded round, from the journal and from its export; a wall-clock run killed with SIGKILL and
+# recorded round, from the journal and from its export; --what-if prints its golden tables; a wall-clock run killed with SIGKILL and
 # restarted still verifies; bad input gets its exit code and a one-line message.
 #
 # Usage: replay_test.sh path/to/koordq GOLDEN_DIR
 # Regenerate the golden file after a deliberate change of the simulator or the decision logic:
 #   KOORDQ_REGENERATE_GOLDEN=1 bash tests/e2e/replay_test.sh build-replay/cmd/koordq tests/golden
-# (writes GOLDEN_DIR/replay_seed3_60s.txt instead of comparing; review the diff before committing).
+# (writes GOLDEN_DIR/replay_seed3_60s*.txt instead of comparing; review the diff before committing).
 set -uo pipefail
 
 koordq="$(readlink -f "${1:?usage: replay_test.sh path/to/koordq GOLDEN_DIR}")"
@@ -71,6 +71,40 @@ check "replay --export prints the golden summary" diff -u "$golden" "$out"
 run replay --export - --verify <"$scratch/export.ndjson"
 check "replay --export - --verify reads stdin and verifies" grep -Eq "^verified [0-9]+ decisions in [1-9][0-9]* rounds, $last records$" "$out"
 
+# What-if: the golden tables (more quota for platform and team-data; a shorter maximum backoff),
+# the JSON agreeing with the text, and settings that change nothing reporting no difference.
+whatif() { # whatif GOLDEN_NAME ARGS...
+  local name="$1"
+  shift
+  run replay --journal-dir "$j" "$@"
+  if [ "${KOORDQ_REGENERATE_GOLDEN:-}" = 1 ]; then
+    cp "$out" "$golden_dir/$name"
+    echo "wrote $golden_dir/$name"
+  fi
+  check "replay $* exits 0" test "$code" -eq 0
+  check "replay $* prints the golden $name" diff -u "$golden_dir/$name" "$out"
+}
+whatif replay_seed3_60s_whatif_quota.txt --what-if quota.platform.max.cpu=448 --what-if quota.team-data.max.cpu=256
+check "more quota admits units earlier and none later" grep -Eq "^earlier [1-9][0-9]*, later 0, " "$out"
+whatif replay_seed3_60s_whatif_backoff.txt --what-if pod-max-backoff-seconds=2
+run replay --journal-dir "$j" --what-if quota.platform.max.cpu=448 --what-if quota.team-data.max.cpu=256 -o json
+check "replay --what-if -o json has the shape of §24.3" jq_true \
+  '(keys_unsorted == ["changes","units","summary"])
+   and .changes == {"quota.platform.max.cpu": "448", "quota.team-data.max.cpu": "256"}
+   and (.units | length) > 0
+   and all(.units[]; keys_unsorted == ["namespace","name","uid","queue","recordedAdmission","whatIfAdmission",
+                                        "deltaSeconds","estimated"])
+   and (.summary | keys_unsorted) == ["earlier","later","unchanged","newlyAdmitted","noLongerAdmitted"]
+   and (.units | length) == .summary.earlier + .summary.later + .summary.newlyAdmitted + .summary.noLongerAdmitted' \
+  "$out"
+check "the what-if JSON agrees with the text" test \
+  "$(jq -r '.summary | "earlier \(.earlier), later \(.later), unchanged \(.unchanged), newly admitted \(.newlyAdmitted), no longer admitted \(.noLongerAdmitted)"' "$out")" \
+  = "$(tail -n 1 "$golden_dir/replay_seed3_60s_whatif_quota.txt")"
+run replay --journal-dir "$j" --what-if oversellrate=1 --what-if quota.no-such-quota.max.cpu=1
+check "settings that change nothing report no difference" \
+  grep -Eqx "earlier 0, later 0, unchanged [1-9][0-9]*, newly admitted 0, no longer admitted 0" "$out"
+check "settings that change nothing print no table" test "$(wc -l <"$out")" -eq 1
+
 # A wall-clock run killed with SIGKILL, then restarted over the same journal.
 w="$scratch/wall"
 (cd "$scratch" && exec "$koordq" serve --simulate --seed 3 --journal-dir "$w" --snapshot-every 500) \
@@ -119,7 +153,11 @@ bad "an export with a broken chain" 3 "is broken at seq 5" replay --export "$scr
 echo "not json" >"$scratch/garbage.ndjson"
 bad "an export that is not NDJSON" 3 "is not a journal export (line 1" replay --export "$scratch/garbage.ndjson"
 bad "--verify with --what-if" 2 "exclude each other" replay --journal-dir "$j" --verify --what-if oversellrate=2
-bad "--what-if alone" 1 "not implemented yet" replay --journal-dir "$j" --what-if oversellrate=2
+bad "an unknown what-if key" 2 'unknown what-if key "nope"' replay --journal-dir "$j" --what-if nope=1
+bad "an invalid what-if value" 2 'invalid what-if value "abc" for oversellrate' \
+  replay --journal-dir "$j" --what-if oversellrate=abc
+bad "an invalid what-if quantity" 2 'invalid what-if value "lots" for quota.team-data.max.cpu' \
+  replay --journal-dir "$j" --what-if quota.team-data.max.cpu=lots
 bad "--export with --journal-dir" 2 "exclude each other" replay --journal-dir "$j" --export "$scratch/export.ndjson"
 bad "an unknown output" 2 '"yaml"' replay --journal-dir "$j" -o yaml
 : "$uuid" "$time_mid"
