@@ -33,6 +33,7 @@ struct LoopInput {
   schema::WatchEvent event;
   actors::Outcome outcome;
   std::string text;
+  int32_t lease_transitions = 0;  // kAcquired, kLost
 };
 
 class ClusterInbox {

@@ -128,12 +128,12 @@ class ClusterLoop {
         batch_.push_back(actors::make_outcome_body(in.outcome));
         return kExitSuccess;
       case LoopInput::Kind::kAcquired:
-        batch_.push_back(actors::make_role_body(actors::RoleEvent::kAcquired, in.text, 0));
+        batch_.push_back(actors::make_role_body(actors::RoleEvent::kAcquired, in.text, in.lease_transitions));
         acquiring_ = true;
         return kExitSuccess;
       case LoopInput::Kind::kLost: {
         stop_writing();
-        batch_.push_back(actors::make_role_body(actors::RoleEvent::kLost, in.text, 0));
+        batch_.push_back(actors::make_role_body(actors::RoleEvent::kLost, in.text, in.lease_transitions));
         if (int code = cycle(); code != kExitSuccess) return code;
         return kExitCheckFailed;  // §19: exit 1, the container restarts from a clean state
       }
@@ -540,10 +540,14 @@ int run_cluster(const ServeOptions& options) {
     watchers.back()->start();
   }
 
-  auto push = [&inbox](LoopInput::Kind kind, std::string text) {
+  kube::LeaderElector* elector_of_callbacks = nullptr;  // set before start(), the callbacks' only caller
+  auto push = [&inbox, &elector_of_callbacks](LoopInput::Kind kind, std::string text) {
     LoopInput in;
     in.kind = kind;
     in.text = std::move(text);
+    if (elector_of_callbacks != nullptr) {
+      in.lease_transitions = static_cast<int32_t>(elector_of_callbacks->lease_transitions());
+    }
     inbox.push(std::move(in));
   };
   kube::LeaderCallbacks callbacks;
@@ -552,6 +556,7 @@ int run_cluster(const ServeOptions& options) {
   callbacks.on_stopped_leading = [push, identity] { push(LoopInput::Kind::kLost, identity); };
   callbacks.on_fatal = [push](const std::string& message) { push(LoopInput::Kind::kFatal, message); };
   kube::LeaderElector elector(api_client, election, callbacks);
+  elector_of_callbacks = &elector;
   elector.start();
   KQ_LOG_INFO("leader election: Lease {}/{} as {}{}", election.lease_namespace, election.lease_name, identity,
               options.leader_elect ? "" : " (--leader-elect=false: leading without a Lease)");

@@ -287,6 +287,7 @@ bool LeaderElector::try_acquire_or_renew(milliseconds timeout) {
       return false;
     }
     observed_.observe(record, now);
+    transitions_.store(observed_.record().lease_transitions);
     observed_object_ = created->body;
     return true;
   }
@@ -300,6 +301,7 @@ bool LeaderElector::try_acquire_or_renew(milliseconds timeout) {
     return false;
   }
   observed_.observe(fetched->record, now);
+  transitions_.store(observed_.record().lease_transitions);
   observed_object_ = fetched->object;
   const LeaseRecord& old = fetched->record;
   const bool is_leader = old.holder_identity == options_.identity;
@@ -326,6 +328,7 @@ bool LeaderElector::try_acquire_or_renew(milliseconds timeout) {
     return false;
   }
   observed_.observe(record, now);
+  transitions_.store(observed_.record().lease_transitions);
   observed_object_ = updated->body;
   return true;
 }
@@ -350,6 +353,7 @@ bool LeaderElector::release_lease() {
     return false;
   }
   observed_.observe(record, now);
+  transitions_.store(observed_.record().lease_transitions);
   observed_object_ = answer->body;
   return true;
 }

@@ -85,6 +85,8 @@ class LeaderElector {
 
   bool leading() const;
   std::string holder() const;  // last observed holder identity ("" unknown or free)
+  // leaseTransitions of the Lease as this replica last read or wrote it (the `role` record's).
+  int64_t lease_transitions() const { return transitions_.load(); }
 
  private:
   enum class Reign { kReleased, kStopped, kLost, kFatal };
@@ -124,6 +126,7 @@ class LeaderElector {
   bool in_flight_ends_on_release_ = false;
   std::string holder_;
   std::atomic<bool> leading_{false};
+  std::atomic<int64_t> transitions_{0};
   std::mutex join_mutex_;  // stop() from two threads joins once
   std::thread thread_;
 

@@ -70,6 +70,10 @@ wait "$leader_pid" 2>/dev/null
 unit job2 1
 check "the follower leads once the lease expires" eventually 30 leads "$scratch/r$follower.log"
 check "and admits the unit that arrived meanwhile" eventually 15 is_dequeued job2
+role_transitions() { # role_transitions N: leaseTransitions of replica N's last role: acquired record
+  "$koordq" journal export --journal-dir "$scratch/r$1" 2>/dev/null |
+    jq -r 'select(.kind == "role" and .body.role.event == "acquired") | .body.role.leaseTransitions // 0' | tail -n1
+}
 check "job1 keeps its one admission (the new leader does not admit it again)" test \
   "$(k get queueunit -n default job1 -o jsonpath='{.status.attempts}/{.status.admissions[0].replicas}')" = 1/1
 
@@ -85,6 +89,8 @@ check "and admits job3" eventually 15 is_dequeued job3
 kill -TERM "$leader_pid"
 wait "$leader_pid"
 
+check "the takeover's role record carries the Lease's transitions (1: from the first holder)" \
+  test "$(role_transitions "$follower")" = 1
 for r in 1 2; do
   "$koordq" journal verify --journal-dir "$scratch/r$r" >"$out" 2>"$err"
   check "replica $r's journal verifies" grep -q '^ok:' "$out"
