@@ -340,7 +340,7 @@ class ClusterLoop {
         const actors::KubeEvent& e = decisions[i].events[j];
         const auto& o = e.involved_object;
         uint32_t& index = per_object[{o.kind, o.namespace_, o.name, o.uid}];
-        recorder_->record(kube::EventToRecord{e, round_seq, index++, i, j});
+        recorder_->record(kube::EventToRecord{e, round_seq, index++, i, j, decisions[i].target});
       }
     }
   }
@@ -527,7 +527,7 @@ int run_cluster(const ServeOptions& options) {
     e.reason = "JournalQuarantined";
     e.message = "journal corrupt at seq " + std::to_string(q->first_bad_seq) + ": moved to " + q->moved_to.string() +
                 ", new journal started";
-    quarantine_recorder->record(kube::EventToRecord{e, 1, 0, 0, 0});
+    quarantine_recorder->record(kube::EventToRecord{e, 1, 0, 0, 0, actors::Target{}});
   }
 
   InboxSink sink(inbox);

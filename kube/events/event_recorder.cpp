@@ -125,6 +125,7 @@ void EventRecorder::write(const Queued& queued) {
   outcome.decision_index = queued.e.decision_index;
   outcome.write_kind = actors::WriteKind::kEvent;
   outcome.write_index = queued.e.write_index;
+  outcome.target = queued.e.target;
 
   bool update = correlated.update;
   for (int retries = 0;;) {

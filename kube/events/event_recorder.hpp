@@ -30,6 +30,7 @@ struct EventToRecord {
   uint64_t seq = 0;         // seq of the record whose application produces the event
   uint32_t name_index = 0;  // 0-based index among the events that record produces for the same involved object
   uint32_t decision_index = 0, write_index = 0;  // for the outcome
+  actors::Target target;                         // the decision's target, for the outcome
 };
 
 // `<involved name>.<16 lowercase hex digits of seq × 256 + index>`.
@@ -38,7 +39,7 @@ std::string event_name(const std::string& involved_name, uint64_t seq, uint32_t 
 struct EventRecorderOptions {
   std::string reporting_instance;  // the leader identity
   std::function<int64_t()> now;    // unix nanoseconds, for timestamps and the correlator; empty: the system clock
-  // The final answer to each written event (write_kind kEvent, target left default), called on the
+  // The final answer to each written event (write_kind kEvent, the decision's target), called on the
   // recorder's thread; not called for events dropped by the rate limit, by stop() or by a full queue.
   std::function<void(const actors::Outcome&)> on_outcome;
   std::chrono::milliseconds retry_interval{10000};

@@ -245,6 +245,12 @@ check "journal verify passes (hash chain intact over three processes)" grep -q '
 check "replay --verify re-decides every round identically" grep -q '^verified ' "$out"
 n_config=$("$koordq" journal export --journal-dir "$journal" 2>/dev/null | jq -r .kind | grep -c '^config$')
 check "three starts, three config records" test "$n_config" = 3
+event_outcome_of() { # the name of the unit a journaled Event outcome names, for the Scheduled event of job1
+  "$koordq" journal export --journal-dir "$journal" 2>/dev/null |
+    jq -r 'select(.kind == "outcome" and .body.outcome.writeKind == "event") | .body.outcome.target.unit.name // empty' |
+    grep -c '^job1$'
+}
+check "the answers to Event writes are journaled as outcomes naming the decision's unit" test "$(event_outcome_of)" -ge 1
 check "no journal error in the log" test -z "$(grep -E '^E' "$log" | grep -i journal)"
 
 finish
