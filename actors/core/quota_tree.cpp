@@ -73,35 +73,54 @@ const QuotaInfo* QuotaTree::find(const std::string& name) const {
   return ns == nullptr ? nullptr : &objects_.at(name).at(*ns);
 }
 
+template <typename Mutate>
+void QuotaTree::change_name(const std::string& name, Mutate mutate) {
+  std::vector<std::string> affected = subtree(name);
+  move_charges(affected, false);
+  unlink(name);
+  mutate();
+  link(name);
+  for (auto& n : subtree(name)) affected.push_back(std::move(n));
+  std::sort(affected.begin(), affected.end());
+  affected.erase(std::unique(affected.begin(), affected.end()), affected.end());
+  for (const auto& n : affected) {
+    if (known(n)) {
+      paths_[n] = walk_path(n);
+      usage_.try_emplace(n);
+    } else {
+      paths_.erase(n);
+      usage_.erase(n);
+    }
+  }
+  move_charges(affected, true);
+}
+
 bool QuotaTree::upsert(const schema::ElasticQuota& quota) {
-  if (quota.metadata.name == kRootQuota) return false;  // the implicit root is neither checked nor charged
-  auto& slot = objects_[quota.metadata.name][quota.metadata.namespace_];
-  QuotaInfo next = info_of(quota);
-  const QuotaInfo* before = find(quota.metadata.name);
+  const std::string& name = quota.metadata.name;
+  if (name == kRootQuota) return false;  // the implicit root is neither checked nor charged
+  const QuotaInfo* before = find(name);
   const bool effective_before = before != nullptr && before->namespace_ == quota.metadata.namespace_;
-  slot = std::move(next);
-  const QuotaInfo* after = find(quota.metadata.name);
-  const bool changed = effective_before || (after != nullptr && after->namespace_ == quota.metadata.namespace_);
-  rebuild_usage();
-  return changed;
+  change_name(name, [&] { objects_[name][quota.metadata.namespace_] = info_of(quota); });
+  const QuotaInfo* after = find(name);
+  return effective_before || (after != nullptr && after->namespace_ == quota.metadata.namespace_);
 }
 
 bool QuotaTree::remove(const std::string& namespace_, const std::string& name) {
   auto it = objects_.find(name);
-  if (it == objects_.end()) return false;
+  if (it == objects_.end() || !it->second.count(namespace_)) return false;
   const QuotaInfo* before = find(name);
   const bool was_effective = before != nullptr && before->namespace_ == namespace_;
-  it->second.erase(namespace_);
-  if (it->second.empty()) objects_.erase(it);
-  rebuild_usage();
+  change_name(name, [&] {
+    it->second.erase(namespace_);
+    if (it->second.empty()) objects_.erase(it);
+  });
   return was_effective;
 }
 
 std::vector<std::string> QuotaTree::names() const {
   std::vector<std::string> out;
-  for (const auto& [name, _] : objects_) {
-    if (find(name) != nullptr) out.push_back(name);
-  }
+  out.reserve(paths_.size());
+  for (const auto& [name, _] : paths_) out.push_back(name);
   return out;
 }
 
@@ -129,7 +148,13 @@ std::string QuotaTree::parent_of(const std::string& name) const {
   return q == nullptr ? std::string() : q->parent;
 }
 
-std::vector<std::string> QuotaTree::path_of(const std::string& name) const {
+const std::vector<std::string>& QuotaTree::path_of(const std::string& name) const {
+  static const std::vector<std::string> kNone;
+  const auto it = paths_.find(name);
+  return it == paths_.end() ? kNone : it->second;
+}
+
+std::vector<std::string> QuotaTree::walk_path(const std::string& name) const {
   std::vector<std::string> path;
   std::string q = name;
   while (!q.empty() && q != kRootQuota && known(q) && std::find(path.begin(), path.end(), q) == path.end()) {
@@ -139,6 +164,66 @@ std::vector<std::string> QuotaTree::path_of(const std::string& name) const {
   return path;
 }
 
+std::vector<std::string> QuotaTree::subtree(const std::string& name) const {
+  std::vector<std::string> out{name};
+  std::set<std::string> seen{name};
+  for (size_t i = 0; i < out.size(); ++i) {
+    const auto it = children_.find(out[i]);
+    if (it == children_.end()) continue;
+    for (const auto& child : it->second) {
+      if (seen.insert(child).second) out.push_back(child);
+    }
+  }
+  return out;
+}
+
+void QuotaTree::link(const std::string& name) {
+  if (const QuotaInfo* q = find(name); q != nullptr && !q->parent.empty()) children_[q->parent].insert(name);
+}
+
+void QuotaTree::unlink(const std::string& name) {
+  const QuotaInfo* q = find(name);
+  if (q == nullptr || q->parent.empty()) return;
+  if (auto it = children_.find(q->parent); it != children_.end()) {
+    it->second.erase(name);
+    if (it->second.empty()) children_.erase(it);
+  }
+}
+
+void QuotaTree::reindex() {
+  children_.clear();
+  paths_.clear();
+  for (const auto& [name, _] : objects_) link(name);
+  for (const auto& [name, _] : objects_) {
+    if (known(name)) paths_[name] = walk_path(name);
+  }
+}
+
+void QuotaTree::move_charges(const std::vector<std::string>& labels, bool add) {
+  for (const auto& label : labels) {
+    const auto used = self_used_.find(label);
+    const auto count = self_count_.find(label);
+    if (used == self_used_.end() && count == self_count_.end()) continue;
+    static const schema::ResourceVector kNothing;
+    const schema::ResourceVector& charge = used == self_used_.end() ? kNothing : used->second;
+    const int64_t n = count == self_count_.end() ? 0 : count->second;
+    const auto& path = path_of(label);
+    for (size_t i = 0; i < path.size(); ++i) {
+      auto& u = usage_[path[i]];
+      auto& part = i == 0 ? u.self_used : u.children_used;
+      if (add) {
+        schema::add_to(u.used, charge);
+        schema::add_to(part, charge);
+        u.count += n;
+      } else {
+        schema::subtract_from(u.used, charge);
+        schema::subtract_from(part, charge);
+        u.count -= n;
+      }
+    }
+  }
+}
+
 std::string QuotaTree::tree_of(const std::string& name) const {
   const auto path = path_of(name);
   if (path.empty()) return name;
@@ -146,25 +231,6 @@ std::string QuotaTree::tree_of(const std::string& name) const {
   const std::string parent = parent_of(top);
   // A top whose parent is unknown, or whose path loops, is a tree of its own.
   return (parent.empty() || parent == kRootQuota) ? top : name;
-}
-
-void QuotaTree::rebuild_usage() {
-  usage_.clear();
-  for (const auto& name : names()) usage_[name];
-  for (const auto& [label, charge] : self_used_) {
-    const auto path = path_of(label);
-    const int64_t count = self_count_.count(label) ? self_count_.at(label) : 0;
-    for (size_t i = 0; i < path.size(); ++i) {
-      auto& u = usage_[path[i]];
-      schema::add_to(u.used, charge);
-      u.count += count;
-      if (i == 0) {
-        schema::add_to(u.self_used, charge);
-      } else {
-        schema::add_to(u.children_used, charge);
-      }
-    }
-  }
 }
 
 void QuotaTree::recharge(const std::string& old_label, const schema::ResourceVector& old_charge, bool old_holds,
@@ -184,7 +250,7 @@ void QuotaTree::recharge(const std::string& old_label, const schema::ResourceVec
       self_used_.erase(label);
       self_count_.erase(label);
     }
-    const auto path = path_of(label);
+    const auto& path = path_of(label);
     for (size_t i = 0; i < path.size(); ++i) {
       auto& u = usage_[path[i]];
       auto& part = i == 0 ? u.self_used : u.children_used;

@@ -78,7 +78,11 @@ class QuotaTree {
   std::string parent_of(const std::string& name) const;
   std::string tree_of(const std::string& name) const;
   // The path q0, parent(q0), … stopping before the root; stops at the first unknown or repeated.
-  std::vector<std::string> path_of(const std::string& name) const;
+  // Empty for an unknown name.
+  const std::vector<std::string>& path_of(const std::string& name) const;
+  // The name and the known quotas below it: for a known name, exactly the quotas whose path
+  // contains it.
+  std::vector<std::string> subtree(const std::string& name) const;
 
   // A unit's contribution moved from (old_label, old_charge, old_holds) to the new values.
   void recharge(const std::string& old_label, const schema::ResourceVector& old_charge, bool old_holds,
@@ -97,14 +101,26 @@ class QuotaTree {
  private:
   friend class StateSnapshotCodec;  // actors/wire/state_snapshot.cpp: snapshot and restore
 
-  void rebuild_usage();
   const std::string* effective_namespace(const std::string& name) const;
+  // Replaces one name's objects and keeps the derived indexes and the usage in step: only the
+  // quotas under that name (its subtree) change their path, so only their charges move.
+  template <typename Mutate>
+  void change_name(const std::string& name, Mutate mutate);
+  std::vector<std::string> walk_path(const std::string& name) const;
+  void move_charges(const std::vector<std::string>& labels, bool add);
+  void link(const std::string& name);    // children_ and paths_ entries of one name, from objects_
+  void unlink(const std::string& name);  // drop them
+  void reindex();                        // every derived index from objects_ (after a restore)
 
   // name → namespace → object (all objects with that name).
   std::map<std::string, std::map<std::string, QuotaInfo>> objects_;
   std::map<std::string, schema::ResourceVector> self_used_;  // by label, known or not
   std::map<std::string, int64_t> self_count_;
   std::map<std::string, QuotaUsage> usage_;  // known quotas
+
+  // Derived from objects_; not snapshotted (`reindex` rebuilds them).
+  std::map<std::string, std::set<std::string>> children_;  // parent label → known quotas naming it
+  std::map<std::string, std::vector<std::string>> paths_;  // known quota → path_of
 };
 
 }  // namespace koordq::actors

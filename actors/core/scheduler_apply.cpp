@@ -111,20 +111,30 @@ void Scheduler::wake_queue(QueueState& q) {
 }
 
 void Scheduler::on_capacity_change(const std::string& quota) {
-  for (auto& [key, u] : units_) {
-    if (!u.waiting) continue;
-    const auto path = quotas_.path_of(u.quota);
-    if (u.quota == quota || std::find(path.begin(), path.end(), quota) != path.end()) {
-      wake_backoff(u);
-      u.capacity_changed = true;
+  // The waiting units whose path contains the quota: those of the queues of its subtree.
+  const auto wake = [&](const std::string& name) {
+    const auto q = queues_.find(name);
+    if (q == queues_.end()) return;
+    for (const OrderKey& k : q->second.waiting) {
+      if (auto it = units_.find(k.full_name); it != units_.end() && it->second.waiting && it->second.quota == name) {
+        wake_backoff(it->second);
+        it->second.capacity_changed = true;
+      }
     }
-  }
+  };
+  if (!quotas_.known(quota)) return wake(quota);
+  for (const auto& name : quotas_.subtree(quota)) wake(name);
 }
 
 void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
   UnitState& u = units_.at(key);
-  schema::QueueUnit effective = u.object;
-  effective.status = u.status();
+  // The effective object is the observed one unless a decided status is pending.
+  std::optional<schema::QueueUnit> with_pending;
+  if (u.pending_status) {
+    with_pending.emplace(u.object);
+    with_pending->status = *u.pending_status;
+  }
+  const schema::QueueUnit& effective = with_pending ? *with_pending : u.object;
 
   const std::string old_quota = u.quota;
   const bool old_holds = u.holds;

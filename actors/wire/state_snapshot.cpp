@@ -745,6 +745,7 @@ RestoredState StateSnapshotCodec::decode(wire::Snapshot::Reader root, const Deci
     }
   }
   if (!router_seen) bad("no router part");
+  tree.reindex();
   for (const auto& [name, q] : s.queues_) {
     for (const auto& key : q.members) {
       if (!s.units_.count(key)) bad("queue " + name + " lists member " + key + ", which is no unit of the snapshot");
