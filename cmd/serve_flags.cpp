@@ -219,8 +219,8 @@ const CommandSpec& serve_command_spec() {
                    {"--burst", "", "N", "50", "client-side burst of API requests (>= 1)"},
                    {"--watch-timeout", "", "DURATION", "5m",
                     "Go duration >= 1s; each WATCH asks the API server to end it after a time drawn from [this, "
-                    "twice this] (timeoutSeconds, as client-go's reflector); a watch silent for that long plus a "
-                    "tenth (5s to 30s) is taken as stalled, dropped and resumed"},
+                    "twice this] (timeoutSeconds, as client-go's reflector); a watch silent past its timeoutSeconds "
+                    "plus a tenth of it (5s to 30s) is taken as stalled, dropped and resumed"},
                }},
               {"Scheduling",
                {
