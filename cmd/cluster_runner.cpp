@@ -533,6 +533,8 @@ int run_cluster(const ServeOptions& options) {
   InboxSink sink(inbox);
   kube::WatcherOptions watch;
   watch.raw_mode = raw_object_mode_of(options);
+  watch.watch_timeout_min = std::chrono::seconds(options.watch_timeout_ns / base::kSecond);
+  watch.watch_timeout_max = 2 * watch.watch_timeout_min;
   std::vector<std::unique_ptr<kube::ResourceWatcher>> watchers;
   for (auto resource : {kube::elastic_quotas_resource(), kube::queues_resource(options.queue_namespace),
                         kube::queue_units_resource()}) {

@@ -25,6 +25,7 @@ std::vector<std::pair<std::string, std::string>> effective_serve_flags(const Ser
       {"--kubeconfig", quoted_if_empty(o.kubeconfig)},
       {"--qps", fmt::format("{}", o.qps)},
       {"--burst", std::to_string(o.burst)},
+      {"--watch-timeout", duration(o.watch_timeout_ns)},
       {"--oversellrate", base::format_decimal_ppm(o.oversell_rate_ppm)},
       {"--pod-initial-backoff-seconds", std::to_string(o.pod_initial_backoff_seconds)},
       {"--pod-max-backoff-seconds", std::to_string(o.pod_max_backoff_seconds)},

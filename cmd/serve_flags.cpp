@@ -52,6 +52,10 @@ void read_client_flags(FlagReader& reader, ServeOptions& o) {
   reader.positive_decimal_ppm("--qps", qps_ppm);
   if (qps_ppm > 0) o.qps = static_cast<double>(qps_ppm) / 1e6;
   reader.integer("--burst", o.burst, 1);
+  reader.duration("--watch-timeout", o.watch_timeout_ns, DurationBound::positive);
+  if (reader.ok() && o.watch_timeout_ns < base::kSecond) {
+    reader.reject("--watch-timeout", *reader.flags().value("--watch-timeout"), "must be a Go duration >= 1s");
+  }
 }
 
 void read_scheduling_flags(FlagReader& reader, ServeOptions& o) {
@@ -213,6 +217,10 @@ const CommandSpec& serve_command_spec() {
                     "kubeconfig path; when empty, env KUBECONFIG, else the in-cluster configuration"},
                    {"--qps", "", "QPS", "50", "client-side rate limit of API requests per second, a decimal > 0"},
                    {"--burst", "", "N", "50", "client-side burst of API requests (>= 1)"},
+                   {"--watch-timeout", "", "DURATION", "5m",
+                    "Go duration >= 1s; each WATCH asks the API server to end it after a time drawn from [this, "
+                    "twice this] (timeoutSeconds, as client-go's reflector); a watch silent past its timeoutSeconds "
+                    "plus a tenth of it (5s to 30s) is taken as stalled, dropped and resumed"},
                }},
               {"Scheduling",
                {

@@ -34,6 +34,7 @@ struct ServeOptions {
   std::string kubeconfig;  // empty: env KUBECONFIG, else in-cluster
   double qps = 50;
   int64_t burst = 50;
+  int64_t watch_timeout_ns = 5 * base::kMinute;  // each WATCH: timeoutSeconds in [this, twice this]
 
   // Scheduling
   int64_t oversell_rate_ppm = 1'000'000;

@@ -24,6 +24,12 @@ std::string snippet(const std::string& body) {
 
 }  // namespace
 
+std::chrono::milliseconds watch_stall_limit(std::chrono::seconds timeout, const WatcherOptions& options) {
+  const std::chrono::milliseconds tenth = std::chrono::duration_cast<std::chrono::milliseconds>(timeout) / 10;
+  return timeout +
+         std::clamp(tenth, options.stall_grace_min, std::max(options.stall_grace_min, options.stall_grace_max));
+}
+
 struct ResourceWatcher::Impl {
   ResourceWatcher& owner;
   schema::JsonDecoder decoder;
@@ -163,10 +169,16 @@ struct ResourceWatcher::Impl {
       return ok_status();
     };
     owner.stats_.watches.fetch_add(1);
-    Clock::time_point started = Clock::now();
+    const Clock::time_point started = Clock::now();
+    Clock::time_point last_heard = started;
+    const std::chrono::milliseconds stall_limit = watch_stall_limit(std::chrono::seconds(timeout), o);
     Result<StreamOutcome> outcome = owner.client_.stream(
-        request, [&](std::string_view piece) { return reader.feed(piece, handlers); },
-        std::chrono::seconds(timeout + 30), &owner.cancellation_);
+        request,
+        [&](std::string_view piece) {
+          last_heard = Clock::now();
+          return reader.feed(piece, handlers);
+        },
+        stall_limit, &owner.cancellation_);
     if (stopped()) return WatchEnd::kStopped;
     if (expired || (outcome.ok() && outcome->status == 410)) {
       owner.stats_.expired.fetch_add(1);
@@ -175,6 +187,13 @@ struct ResourceWatcher::Impl {
       return WatchEnd::kExpired;
     }
     std::string what = "WATCH " + owner.resource_.describe() + ": ";
+    if (!outcome.ok() && Clock::now() - last_heard >= stall_limit) {
+      Status finished = reader.finish();
+      problem(what + "stalled: nothing received for " + std::to_string(stall_limit.count()) +
+              " ms (timeoutSeconds=" + std::to_string(timeout) + " plus grace); resuming from resourceVersion " +
+              resource_version + (finished.ok() ? "" : "; " + finished.message()));
+      return WatchEnd::kFailed;
+    }
     if (!outcome.ok()) {
       Status finished = reader.finish();
       problem(what + (stream_error ? *stream_error : outcome.message()) +

@@ -1,9 +1,10 @@
 // LIST then WATCH of one resource, kept up for the life of the process (design.md §7):
 //  * a paginated LIST (`limit`/`continue`; a 410 on a continue restarts the list from scratch)
 //    gives a relist epoch at the list's resourceVersion;
-//  * a WATCH from there with allowWatchBookmarks and timeoutSeconds; when the server ends it, or
-//    the connection drops (mid-event too), the watch resumes from the last resourceVersion seen,
-//    bookmarks included, after a jittered backoff for failures;
+//  * a WATCH from there with allowWatchBookmarks and timeoutSeconds; when the server ends it, the
+//    connection drops (mid-event too) or the stream stalls (silent past timeoutSeconds and a grace),
+//    the watch resumes from the last resourceVersion seen, bookmarks included, after a jittered
+//    backoff for failures;
 //  * a 410 (HTTP 410, or HTTP 200 with an ERROR event of code 410) starts a new relist;
 //  * events are deduplicated by (uid, resourceVersion).
 // Everything goes to a WatchSink, called on the watcher's thread in stream order.
@@ -51,12 +52,21 @@ struct WatcherOptions {
   // timeoutSeconds of each WATCH, drawn uniformly from [min, max] as client-go's reflector does.
   std::chrono::seconds watch_timeout_min{300};
   std::chrono::seconds watch_timeout_max{600};
+  // A watch silent for longer than its timeoutSeconds plus a grace (a tenth of timeoutSeconds,
+  // within [min, max]) is stalled, since the server should have ended it: the connection is
+  // dropped and the watch resumes from the last resourceVersion.
+  std::chrono::milliseconds stall_grace_min{5'000};
+  std::chrono::milliseconds stall_grace_max{30'000};
   // Backoff between failed attempts (LIST errors, dropped watches): jittered exponential.
   std::chrono::milliseconds backoff_base{200};
   std::chrono::milliseconds backoff_max{30'000};
   schema::RawObjectMode raw_mode = schema::RawObjectMode::kRedacted;
   schema::DecodeLimits limits;
 };
+
+// How long a WATCH asked to end after `timeout` may stay silent (before its headers, between two
+// pieces of its body) before it counts as stalled.
+std::chrono::milliseconds watch_stall_limit(std::chrono::seconds timeout, const WatcherOptions& options);
 
 // Counters for tests and logs.
 struct WatcherStats {

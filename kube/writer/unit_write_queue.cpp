@@ -17,6 +17,20 @@ void UnitWriteQueue::unlink(const std::string& key) {
   pending_.erase(it);
 }
 
+void UnitWriteQueue::drop_hold(const std::string& key) {
+  auto it = failure_hold_until_.find(key);
+  if (it == failure_hold_until_.end()) return;
+  holds_by_time_.erase({it->second, key});
+  failure_hold_until_.erase(it);
+}
+
+void UnitWriteQueue::prune_holds(int64_t now) {
+  while (!holds_by_time_.empty() && holds_by_time_.begin()->first <= now) {
+    failure_hold_until_.erase(holds_by_time_.begin()->second);
+    holds_by_time_.erase(holds_by_time_.begin());
+  }
+}
+
 void UnitWriteQueue::enqueue(const std::string& key, Entry entry) {
   if (entry.not_before > 0) {
     delayed_.insert({entry.not_before, key});
@@ -27,26 +41,22 @@ void UnitWriteQueue::enqueue(const std::string& key, Entry entry) {
 }
 
 void UnitWriteQueue::push(UnitWrite write, int64_t now) {
+  prune_holds(now);
   const std::string key = unit_write_key(write);
   unlink(key);
   Entry entry;
   entry.order = next_order_++;
   if (write.failure) {
-    if (auto hold = failure_hold_until_.find(key); hold != failure_hold_until_.end()) {
-      if (hold->second > now) {
-        entry.not_before = hold->second;
-      } else {
-        failure_hold_until_.erase(hold);
-      }
-    }
+    if (auto hold = failure_hold_until_.find(key); hold != failure_hold_until_.end()) entry.not_before = hold->second;
   } else {
-    failure_hold_until_.erase(key);  // the other class: sent at once, and the limit starts over
+    drop_hold(key);  // the other class: sent at once, and the limit starts over
   }
   entry.write = std::move(write);
   enqueue(key, std::move(entry));
 }
 
 std::optional<UnitWrite> UnitWriteQueue::pop(int64_t now) {
+  prune_holds(now);
   while (!delayed_.empty() && delayed_.begin()->first <= now) {
     const std::string key = delayed_.begin()->second;
     delayed_.erase(delayed_.begin());
@@ -74,7 +84,11 @@ void UnitWriteQueue::retry_at(UnitWrite write, int64_t at) {
 }
 
 void UnitWriteQueue::failure_sent(const std::string& key, int64_t now, int64_t backoff_ns) {
-  if (backoff_ns > 0) failure_hold_until_[key] = now + backoff_ns;
+  prune_holds(now);
+  if (backoff_ns <= 0) return;
+  drop_hold(key);
+  failure_hold_until_[key] = now + backoff_ns;
+  holds_by_time_.insert({now + backoff_ns, key});
 }
 
 std::optional<int64_t> UnitWriteQueue::next_due() const {
@@ -88,6 +102,7 @@ void UnitWriteQueue::clear() {
   ready_.clear();
   delayed_.clear();
   failure_hold_until_.clear();
+  holds_by_time_.clear();
 }
 
 }  // namespace koordq::kube

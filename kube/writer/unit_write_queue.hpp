@@ -5,7 +5,9 @@
 //  * a failure write is sent at most once per backoff period: after one is sent, the unit's next
 //    failure write is held until that backoff has elapsed (held writes coalesce); a write of the
 //    other class replaces a held one at once;
-//  * a write waiting for a retry (429, 5xx, timeout) can still be replaced.
+//  * a write waiting for a retry (429, 5xx, timeout) can still be replaced;
+//  * a unit's failure hold is forgotten once it has passed (pruned whenever the queue is used with
+//    a time), so units deleted meanwhile leave nothing behind.
 #pragma once
 
 #include <cstdint>
@@ -50,6 +52,8 @@ class UnitWriteQueue {
   // When pop() next has something (≤ now: at once); std::nullopt when empty.
   std::optional<int64_t> next_due() const;
   size_t size() const { return pending_.size(); }
+  // Units whose next failure write is still held back (a hold that has passed is dropped).
+  size_t failure_holds() const { return failure_hold_until_.size(); }
   void clear();
 
  private:
@@ -60,11 +64,14 @@ class UnitWriteQueue {
   };
   void enqueue(const std::string& key, Entry entry);
   void unlink(const std::string& key);
+  void drop_hold(const std::string& key);
+  void prune_holds(int64_t now);
 
-  std::map<std::string, Entry> pending_;                    // by unit key
-  std::set<std::tuple<int, uint64_t, std::string>> ready_;  // (class, order, key), sendable now
-  std::set<std::pair<int64_t, std::string>> delayed_;       // (not_before, key): held or retrying
-  std::map<std::string, int64_t> failure_hold_until_;
+  std::map<std::string, Entry> pending_;                     // by unit key
+  std::set<std::tuple<int, uint64_t, std::string>> ready_;   // (class, order, key), sendable now
+  std::set<std::pair<int64_t, std::string>> delayed_;        // (not_before, key): held or retrying
+  std::map<std::string, int64_t> failure_hold_until_;        // by unit key
+  std::set<std::pair<int64_t, std::string>> holds_by_time_;  // the same holds, by their end
   uint64_t next_order_ = 0;
 };
 

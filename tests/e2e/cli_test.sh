@@ -65,7 +65,7 @@ expect_help() {
 
 # The flags of behaviour.md §21, their Koord-Queue spellings and the ignored Koord-Queue flags.
 serve_flags=(
-  --kubeconfig --qps --burst --oversellrate --pod-initial-backoff-seconds --podInitialBackoffSeconds
+  --kubeconfig --qps --burst --watch-timeout --oversellrate --pod-initial-backoff-seconds --podInitialBackoffSeconds
   --pod-max-backoff-seconds --podMaxBackoffSeconds --schedule-suspend-time-ms --scheduleSuspendTimeInMillSecond
   --default-reclaim-protect-time --queue-namespace --queue-items-max --actor-threads --enable-api-handler --enableApiHandler
   --api-handler-bind-address --api-handler-port --enable-visibility-server --enableVisibilityServer

@@ -398,6 +398,67 @@ TEST(ResourceWatcher, a_stream_cut_mid_event_resumes_without_relisting_and_dupli
   EXPECT_THAT(sink.problems()[0], HasSubstr("watch stream ended mid-event"));
 }
 
+TEST(ResourceWatcher, a_stream_cut_inside_an_http_chunk_drops_the_partial_event) {
+  ScriptedHttpServer server;
+  server.script({{list_page({}, "10")}});
+  const std::string b12 = event_line(schema::WatchEventType::kAdded, "b", "12");
+  // The chunk announces all of b@12 but the connection ends 20 bytes into it.
+  char size[16];
+  std::snprintf(size, sizeof size, "%zx\r\n", b12.size());
+  server.script(
+      {{chunked_header(), chunk(event_line(schema::WatchEventType::kAdded, "a", "11")), size + b12.substr(0, 20)},
+       true});
+  server.script({{chunked_header(), chunk(b12)}});
+  auto client = client_for(server);
+  RecordingSink sink;
+  ResourceWatcher watcher(*client, queue_units_resource(), sink, watcher_options());
+  watcher.start();
+  ASSERT_TRUE(sink.wait_for(3));
+  watcher.stop();
+  EXPECT_EQ(sink.lines(), (std::vector<std::string>{"relist 10", "ADDED a 11", "ADDED b 12"}));
+  EXPECT_EQ(targets(server)[2], kWatch + "11");
+  EXPECT_EQ(watcher.stats().lists.load(), 1u);
+  ASSERT_FALSE(sink.problems().empty());
+  EXPECT_THAT(sink.problems()[0], HasSubstr("watch stream ended mid-event (20 bytes"));
+}
+
+TEST(ResourceWatcher, the_stall_limit_is_timeout_seconds_plus_a_tenth_within_the_grace_bounds) {
+  const WatcherOptions o;
+  EXPECT_EQ(watch_stall_limit(300s, o), 330s);
+  EXPECT_EQ(watch_stall_limit(600s, o), 630s) << "the grace is at most 30 s";
+  EXPECT_EQ(watch_stall_limit(100s, o), 110s);
+  EXPECT_EQ(watch_stall_limit(5s, o), 10s) << "the grace is at least 5 s";
+}
+
+TEST(ResourceWatcher, a_stalled_watch_is_dropped_and_resumed_from_the_last_resource_version) {
+  ScriptedHttpServer server;
+  server.script({{list_page({}, "10")}});
+  // The first watch delivers a@11 and the start of b@12, then falls silent without ending.
+  const std::string b12 = event_line(schema::WatchEventType::kAdded, "b", "12");
+  server.script(
+      {{chunked_header(), chunk(event_line(schema::WatchEventType::kAdded, "a", "11")), chunk(b12.substr(0, 20))}});
+  server.script({{chunked_header(), chunk(b12)}});
+  auto client = client_for(server);
+  RecordingSink sink;
+  WatcherOptions options = watcher_options();
+  options.watch_timeout_min = options.watch_timeout_max = 1s;
+  options.stall_grace_min = options.stall_grace_max = 200ms;
+  ResourceWatcher watcher(*client, queue_units_resource(), sink, options);
+  const auto start = std::chrono::steady_clock::now();
+  watcher.start();
+  ASSERT_TRUE(sink.wait_for(3));
+  const auto resumed_after = std::chrono::steady_clock::now() - start;
+  watcher.stop();
+  EXPECT_EQ(sink.lines(), (std::vector<std::string>{"relist 10", "ADDED a 11", "ADDED b 12"}));
+  const std::string watch_1s = kPath + "?watch=true&allowWatchBookmarks=true&timeoutSeconds=1&resourceVersion=";
+  EXPECT_EQ(targets(server), (std::vector<std::string>{kPath + "?limit=2", watch_1s + "10", watch_1s + "11"}));
+  EXPECT_GE(resumed_after, 1200ms) << "a stream is stalled only once silent past timeoutSeconds plus grace";
+  EXPECT_EQ(watcher.stats().lists.load(), 1u);
+  ASSERT_FALSE(sink.problems().empty());
+  EXPECT_THAT(sink.problems()[0], HasSubstr("stalled: nothing received for 1200 ms (timeoutSeconds=1 plus grace); "
+                                            "resuming from resourceVersion 11; watch stream ended mid-event"));
+}
+
 TEST(ResourceWatcher, api_errors_are_retried_and_reported) {
   ScriptedHttpServer server;
   server.script({{http_reply(403, R"({"kind":"Status","code":403,"message":"forbidden"})")}});

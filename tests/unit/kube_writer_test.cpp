@@ -157,6 +157,27 @@ TEST(UnitWriteQueue, a_write_of_the_other_class_replaces_a_held_failure_write_at
   EXPECT_EQ(drain(q, kT0), std::vector<std::string>{"a@3"});
 }
 
+TEST(UnitWriteQueue, failure_holds_are_forgotten_once_they_have_passed) {
+  UnitWriteQueue q;
+  // 1000 units each sent one failure write and were then deleted: nothing else is queued for them.
+  for (int i = 0; i < 1000; ++i) q.failure_sent("default/gone-" + std::to_string(i), kT0 + i, 2 * kSecond);
+  EXPECT_EQ(q.failure_holds(), 1000u);
+  EXPECT_TRUE(drain(q, kT0 + 2 * kSecond + 499).empty());
+  EXPECT_EQ(q.failure_holds(), 500u);  // the holds of gone-0 … gone-499 ended at or before now
+  q.push(write_for("a", false, true, 1), kT0 + 3 * kSecond);
+  EXPECT_EQ(q.failure_holds(), 0u);
+  EXPECT_EQ(drain(q, kT0 + 3 * kSecond), std::vector<std::string>{"a@1"});
+  // A hold renewed before it ends counts once and lasts until its new end.
+  q.failure_sent("default/a", kT0 + 3 * kSecond, 2 * kSecond);
+  q.failure_sent("default/a", kT0 + 4 * kSecond, 2 * kSecond);
+  EXPECT_EQ(q.failure_holds(), 1u);
+  q.push(write_for("a", false, true, 2), kT0 + 5 * kSecond);
+  EXPECT_TRUE(drain(q, kT0 + 5 * kSecond).empty());
+  EXPECT_EQ(q.failure_holds(), 1u);
+  EXPECT_EQ(drain(q, kT0 + 6 * kSecond), std::vector<std::string>{"a@2"});
+  EXPECT_EQ(q.failure_holds(), 0u);
+}
+
 TEST(UnitWriteQueue, a_retry_waits_and_loses_to_a_newer_write) {
   UnitWriteQueue q;
   q.retry_at(write_for("a", true, false, 1), kT0 + kSecond);

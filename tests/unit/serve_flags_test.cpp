@@ -17,6 +17,7 @@ namespace {
 
 using base::kDay;
 using base::kMillisecond;
+using base::kMinute;
 using base::kSecond;
 
 std::variant<CommandOptions, CommandLineExit> parse_serve(std::vector<std::string> args,
@@ -59,6 +60,7 @@ TEST(ServeFlags, defaults_are_the_table_of_behaviour_21) {
   EXPECT_EQ(o.kubeconfig, "");
   EXPECT_EQ(o.qps, 50);
   EXPECT_EQ(o.burst, 50);
+  EXPECT_EQ(o.watch_timeout_ns, 5 * kMinute);
   EXPECT_EQ(o.oversell_rate_ppm, 1'000'000);
   EXPECT_EQ(o.pod_initial_backoff_seconds, 1);
   EXPECT_EQ(o.pod_max_backoff_seconds, 20);
@@ -117,6 +119,7 @@ const std::vector<std::vector<std::string>> kEveryFlag = {
     {"--kubeconfig", "/etc/kube/config"},
     {"--qps", "12.5"},
     {"--burst", "70"},
+    {"--watch-timeout", "30s"},
     {"--oversellrate", "1.5"},
     {"--pod-initial-backoff-seconds", "2"},
     {"--pod-max-backoff-seconds", "40"},
@@ -279,6 +282,8 @@ const std::string kPort = "must be a port between 0 and 65535 (0: any free port)
 const std::vector<InvalidCase> kInvalid = {
     {{"--qps", "0"}, "--qps", "0", kDecimal},
     {{"--burst", "0"}, "--burst", "0", "must be an integer >= 1"},
+    {{"--watch-timeout", "500ms"}, "--watch-timeout", "500ms", "must be a Go duration >= 1s"},
+    {{"--watch-timeout", "0s"}, "--watch-timeout", "0s", kPositiveDuration},
     {{"--oversellrate", "0"}, "--oversellrate", "0", kDecimal},
     {{"--oversellrate", "-1"}, "--oversellrate", "-1", kDecimal},
     {{"--oversellrate", "1.0000001"}, "--oversellrate", "1.0000001", kDecimal},
