@@ -1,0 +1,51 @@
+// The Prometheus text format 0.0.4 written straight into one string, byte for byte as
+// prometheus-cpp 1.0's TextSerializer writes the same MetricFamily values: HELP as given (it is not
+// escaped), label values with `\`, `"` and newline escaped, doubles as printf "%.16g" in the C
+// locale (NaN as `Nan`, infinities as `+Inf`/`-Inf`), counts as integers, no timestamps, and a
+// histogram's `_count`, `_sum`, then one `_bucket` per bound with `le` last and `+Inf` at the end.
+// The queueing families are projected through it at scrape time: no MetricFamily per series, no
+// string or map per label (BENCHMARKS.md "Serving surfaces"); tests/unit/api_exposition_writer_test.cpp
+// holds it to prometheus-cpp's output.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include <prometheus/metric_type.h>
+
+namespace koordq::api {
+
+struct Label {
+  std::string_view name;
+  std::string_view value;
+};
+using Labels = std::initializer_list<Label>;
+
+class ExpositionWriter {
+ public:
+  explicit ExpositionWriter(std::string& out) : out_(out) {}
+
+  // The family's "# HELP" (left out when `help` is empty) and "# TYPE" lines.
+  void family(std::string_view name, std::string_view help, prometheus::MetricType type);
+  // One sample line `name{labels} value` (no braces without labels).
+  void sample(std::string_view name, Labels labels, double value);
+  // A histogram series: `bounds[i]` ascending upper bounds, `cumulative[i]` the observations
+  // ≤ bounds[i], `count` all of them; the `+Inf` bucket is written after the bounds.
+  void histogram(std::string_view name, Labels labels, const double* bounds, const uint64_t* cumulative, size_t n,
+                 uint64_t count, double sum);
+
+  // A double as prometheus-cpp writes it (a sample value, a `_sum`, an `le` bound).
+  static void append_value(std::string& out, double value);
+  static void append_escaped(std::string& out, std::string_view label_value);
+
+ private:
+  // `name<suffix>{labels[,le="<le>"]} `
+  void head(std::string_view name, std::string_view suffix, Labels labels, const double* le = nullptr);
+  void count_line(uint64_t count);
+
+  std::string& out_;
+};
+
+}  // namespace koordq::api
