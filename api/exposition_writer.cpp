@@ -1,13 +1,15 @@
 #include "api/exposition_writer.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace koordq::api {
 namespace {
 
-const char* type_name(prometheus::MetricType type) {
+std::string_view type_name(prometheus::MetricType type) {
   switch (type) {
     case prometheus::MetricType::Counter:
       return "counter";
@@ -22,108 +24,124 @@ const char* type_name(prometheus::MetricType type) {
   }
 }
 
-template <typename Integer>
-void append_integer(std::string& out, Integer value) {
-  char buffer[24];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
-  out.append(buffer, end);
+char* put(char* at, std::string_view text) {
+  std::memcpy(at, text.data(), text.size());
+  return at + text.size();
+}
+
+// Label values with `\`, `"` and newline escaped: at most twice their length.
+char* put_escaped(char* at, std::string_view value) {
+  for (const char c : value) {
+    if (c == '\\' || c == '"' || c == '\n') {
+      *at++ = '\\';
+      *at++ = c == '\n' ? 'n' : c;
+    } else {
+      *at++ = c;
+    }
+  }
+  return at;
+}
+
+constexpr size_t kIntegerRoom = 21;  // uint64_t in decimal, and a newline
+
+char* put_count_line(char* at, uint64_t count) {
+  at = std::to_chars(at, at + 20, count).ptr;
+  *at++ = '\n';
+  return at;
 }
 
 }  // namespace
 
-void ExpositionWriter::append_value(std::string& out, double value) {
-  if (std::isnan(value)) {
-    out += "Nan";
-  } else if (std::isinf(value)) {
-    out += value < 0 ? "-Inf" : "+Inf";
-  } else if (value == std::trunc(value) && std::abs(value) < 1e15 && !(value == 0 && std::signbit(value))) {
+char* ExpositionWriter::put_value(char* at, double value) {
+  if (std::isnan(value)) return put(at, "Nan");
+  if (std::isinf(value)) return put(at, value < 0 ? "-Inf" : "+Inf");
+  if (value == std::trunc(value) && std::abs(value) < 1e15 && !(value == 0 && std::signbit(value))) {
     // "%.16g" of an integer below 10^15 is its decimal digits; most queueing values are counts.
-    append_integer(out, static_cast<int64_t>(value));
-  } else {
-    // std::to_chars with a precision is specified as printf "%.*g" in the C locale.
-    char buffer[32];
-    const auto end = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, 16).ptr;
-    out.append(buffer, end);
+    return std::to_chars(at, at + kValueRoom, static_cast<int64_t>(value)).ptr;
   }
+  // std::to_chars with a precision is specified as printf "%.*g" in the C locale.
+  return std::to_chars(at, at + kValueRoom, value, std::chars_format::general, 16).ptr;
 }
 
-void ExpositionWriter::append_escaped(std::string& out, std::string_view label_value) {
-  size_t start = 0;
-  for (size_t i = 0; i < label_value.size(); ++i) {
-    const char c = label_value[i];
-    if (c != '\\' && c != '"' && c != '\n') continue;
-    out.append(label_value.data() + start, i - start);
-    out += '\\';
-    out += c == '\n' ? 'n' : c;
-    start = i + 1;
-  }
-  out.append(label_value.data() + start, label_value.size() - start);
+char* ExpositionWriter::room(size_t n) {
+  if (end_ + n > out_.size()) out_.resize(std::max({end_ + n, 2 * out_.size(), out_.capacity()}));
+  return out_.data() + end_;
+}
+
+size_t ExpositionWriter::head_room(std::string_view name, Labels labels) {
+  size_t n = name.size() + 16;  // suffix, braces, the space
+  for (const Label& label : labels) n += label.name.size() + 2 * label.value.size() + 4;
+  return n + 6 + kValueRoom;  // le="<bound>"
 }
 
 void ExpositionWriter::family(std::string_view name, std::string_view help, prometheus::MetricType type) {
+  char* at = room(2 * name.size() + help.size() + 32);
   if (!help.empty()) {
-    out_ += "# HELP ";
-    out_ += name;
-    out_ += ' ';
-    out_ += help;
-    out_ += '\n';
+    at = put(at, "# HELP ");
+    at = put(at, name);
+    *at++ = ' ';
+    at = put(at, help);
+    *at++ = '\n';
   }
-  out_ += "# TYPE ";
-  out_ += name;
-  out_ += ' ';
-  out_ += type_name(type);
-  out_ += '\n';
+  at = put(at, "# TYPE ");
+  at = put(at, name);
+  *at++ = ' ';
+  at = put(at, type_name(type));
+  *at++ = '\n';
+  end_ = static_cast<size_t>(at - out_.data());
 }
 
-void ExpositionWriter::head(std::string_view name, std::string_view suffix, Labels labels, const double* le) {
-  out_ += name;
-  out_ += suffix;
+char* ExpositionWriter::head(char* at, std::string_view name, std::string_view suffix, Labels labels,
+                             const double* le) {
+  at = put(at, name);
+  at = put(at, suffix);
   if (labels.size() != 0 || le != nullptr) {
     char separator = '{';
     for (const Label& label : labels) {
-      out_ += separator;
-      out_ += label.name;
-      out_ += "=\"";
-      append_escaped(out_, label.value);
-      out_ += '"';
+      *at++ = separator;
+      at = put(at, label.name);
+      at = put(at, "=\"");
+      at = put_escaped(at, label.value);
+      *at++ = '"';
       separator = ',';
     }
     if (le != nullptr) {
-      out_ += separator;
-      out_ += "le=\"";
-      append_value(out_, *le);
-      out_ += '"';
+      *at++ = separator;
+      at = put(at, "le=\"");
+      at = put_value(at, *le);
+      *at++ = '"';
     }
-    out_ += '}';
+    *at++ = '}';
   }
-  out_ += ' ';
-}
-
-void ExpositionWriter::count_line(uint64_t count) {
-  append_integer(out_, count);
-  out_ += '\n';
+  *at++ = ' ';
+  return at;
 }
 
 void ExpositionWriter::sample(std::string_view name, Labels labels, double value) {
-  head(name, {}, labels);
-  append_value(out_, value);
-  out_ += '\n';
+  char* at = room(head_room(name, labels) + kValueRoom + 1);
+  at = head(at, name, {}, labels, nullptr);
+  at = put_value(at, value);
+  *at++ = '\n';
+  end_ = static_cast<size_t>(at - out_.data());
 }
 
 void ExpositionWriter::histogram(std::string_view name, Labels labels, const double* bounds, const uint64_t* cumulative,
                                  size_t n, uint64_t count, double sum) {
-  head(name, "_count", labels);
-  count_line(count);
-  head(name, "_sum", labels);
-  append_value(out_, sum);
-  out_ += '\n';
+  const size_t line = head_room(name, labels) + kValueRoom + kIntegerRoom;
+  char* at = room((n + 3) * line);
+  at = head(at, name, "_count", labels, nullptr);
+  at = put_count_line(at, count);
+  at = head(at, name, "_sum", labels, nullptr);
+  at = put_value(at, sum);
+  *at++ = '\n';
   for (size_t i = 0; i < n; ++i) {
-    head(name, "_bucket", labels, &bounds[i]);
-    count_line(cumulative[i]);
+    at = head(at, name, "_bucket", labels, &bounds[i]);
+    at = put_count_line(at, cumulative[i]);
   }
   const double inf = std::numeric_limits<double>::infinity();
-  head(name, "_bucket", labels, &inf);
-  count_line(count);
+  at = head(at, name, "_bucket", labels, &inf);
+  at = put_count_line(at, count);
+  end_ = static_cast<size_t>(at - out_.data());
 }
 
 }  // namespace koordq::api

@@ -23,9 +23,17 @@ struct Label {
 };
 using Labels = std::initializer_list<Label>;
 
+// Appends to `out`; the text is complete once the writer is destroyed (it writes into spare room
+// at the end of `out` and trims it then).
 class ExpositionWriter {
  public:
-  explicit ExpositionWriter(std::string& out) : out_(out) {}
+  explicit ExpositionWriter(std::string& out) : out_(out), end_(out.size()) {}
+  ~ExpositionWriter() { out_.resize(end_); }
+  ExpositionWriter(const ExpositionWriter&) = delete;
+  ExpositionWriter& operator=(const ExpositionWriter&) = delete;
+
+  // Where the next line starts in `out`.
+  size_t position() const { return end_; }
 
   // The family's "# HELP" (left out when `help` is empty) and "# TYPE" lines.
   void family(std::string_view name, std::string_view help, prometheus::MetricType type);
@@ -36,16 +44,20 @@ class ExpositionWriter {
   void histogram(std::string_view name, Labels labels, const double* bounds, const uint64_t* cumulative, size_t n,
                  uint64_t count, double sum);
 
-  // A double as prometheus-cpp writes it (a sample value, a `_sum`, an `le` bound).
-  static void append_value(std::string& out, double value);
-  static void append_escaped(std::string& out, std::string_view label_value);
+  // A double as prometheus-cpp writes it (a sample value, a `_sum`, an `le` bound), at `at`, which
+  // has room for kValueRoom characters; returns the end.
+  static constexpr size_t kValueRoom = 32;
+  static char* put_value(char* at, double value);
 
  private:
-  // `name<suffix>{labels[,le="<le>"]} `
-  void head(std::string_view name, std::string_view suffix, Labels labels, const double* le = nullptr);
-  void count_line(uint64_t count);
+  // Room for `n` more characters at the end; returns where they go.
+  char* room(size_t n);
+  // `name<suffix>{labels[,le="<le>"]} `, in room reserved by the caller (see head_room).
+  char* head(char* at, std::string_view name, std::string_view suffix, Labels labels, const double* le);
+  static size_t head_room(std::string_view name, Labels labels);
 
   std::string& out_;
+  size_t end_;  // of the text written; out_ beyond it is spare room
 };
 
 }  // namespace koordq::api

@@ -68,13 +68,13 @@ class FamilySink {
 
 class TextSink {
  public:
-  explicit TextSink(std::string& out) : out_(out), writer_(out) {}
+  explicit TextSink(std::string& out) : writer_(out) {}
 
   void begin(std::string_view name, std::string_view help, MetricType type) {
     name_ = name;
     help_ = help;
     type_ = type;
-    begin_ = out_.size();
+    begin_ = writer_.position();
     started_ = false;
   }
   void sample(Labels labels, double value) {
@@ -88,7 +88,7 @@ class TextSink {
                       series_.count, series_.sum);
   }
   void end() {
-    if (started_) written.push_back({name_, begin_, out_.size()});
+    if (started_) written.push_back({name_, begin_, writer_.position()});
   }
 
   std::vector<WrittenFamily> written;
@@ -101,7 +101,6 @@ class TextSink {
     writer_.family(name_, help_, type_);
   }
 
-  std::string& out_;
   ExpositionWriter writer_;
   std::string_view name_, help_;
   MetricType type_ = MetricType::Untyped;
@@ -152,19 +151,21 @@ UnitCounts count_units(const actors::Scheduler& s) {
 
 template <typename Sink>
 void queue_gauges(const actors::Scheduler& s, const UnitCounts& units, Sink& out) {
-  std::vector<Waiting> waiting;
-  waiting.reserve(s.queues().size());
+  struct Queue {
+    std::string_view name;
+    Waiting waiting;
+  };
+  std::vector<Queue> queues;
+  queues.reserve(s.queues().size());
   for (const auto& [name, q] : s.queues()) {
     const auto it = units.waiting.find(name);
-    waiting.push_back(it == units.waiting.end() ? Waiting{} : it->second);
+    queues.push_back({name, it == units.waiting.end() ? Waiting{} : it->second});
   }
   out.begin("queueunits_in_active_queue", "Active waiting QueueUnits of the queue.", MetricType::Gauge);
-  size_t i = 0;
-  for (const auto& [name, q] : s.queues()) out.sample({{"queue", name}}, static_cast<double>(waiting[i++].active));
+  for (const Queue& q : queues) out.sample({{"queue", q.name}}, static_cast<double>(q.waiting.active));
   out.end();
   out.begin("queueunits_in_backoff_queue", "Backoff waiting QueueUnits of the queue.", MetricType::Gauge);
-  i = 0;
-  for (const auto& [name, q] : s.queues()) out.sample({{"queue", name}}, static_cast<double>(waiting[i++].backoff));
+  for (const Queue& q : queues) out.sample({{"queue", q.name}}, static_cast<double>(q.waiting.backoff));
   out.end();
 }
 
