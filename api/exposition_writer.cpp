@@ -68,7 +68,7 @@ char* ExpositionWriter::room(size_t n) {
   return out_.data() + end_;
 }
 
-size_t ExpositionWriter::head_room(std::string_view name, Labels labels) {
+size_t ExpositionWriter::head_room(std::string_view name, std::span<const Label> labels) {
   size_t n = name.size() + 16;  // suffix, braces, the space
   for (const Label& label : labels) n += label.name.size() + 2 * label.value.size() + 4;
   return n + 6 + kValueRoom;  // le="<bound>"
@@ -91,11 +91,11 @@ void ExpositionWriter::family(std::string_view name, std::string_view help, prom
   end_ = static_cast<size_t>(at - out_.data());
 }
 
-char* ExpositionWriter::head(char* at, std::string_view name, std::string_view suffix, Labels labels,
+char* ExpositionWriter::head(char* at, std::string_view name, std::string_view suffix, std::span<const Label> labels,
                              const double* le) {
   at = put(at, name);
   at = put(at, suffix);
-  if (labels.size() != 0 || le != nullptr) {
+  if (!labels.empty() || le != nullptr) {
     char separator = '{';
     for (const Label& label : labels) {
       *at++ = separator;
@@ -117,7 +117,7 @@ char* ExpositionWriter::head(char* at, std::string_view name, std::string_view s
   return at;
 }
 
-void ExpositionWriter::sample(std::string_view name, Labels labels, double value) {
+void ExpositionWriter::sample(std::string_view name, std::span<const Label> labels, double value) {
   char* at = room(head_room(name, labels) + kValueRoom + 1);
   at = head(at, name, {}, labels, nullptr);
   at = put_value(at, value);
@@ -125,8 +125,9 @@ void ExpositionWriter::sample(std::string_view name, Labels labels, double value
   end_ = static_cast<size_t>(at - out_.data());
 }
 
-void ExpositionWriter::histogram(std::string_view name, Labels labels, const double* bounds, const uint64_t* cumulative,
-                                 size_t n, uint64_t count, double sum) {
+void ExpositionWriter::histogram(std::string_view name, std::span<const Label> labels, std::span<const double> bounds,
+                                 std::span<const uint64_t> cumulative, uint64_t count, double sum) {
+  const size_t n = std::min(bounds.size(), cumulative.size());
   const size_t line = head_room(name, labels) + kValueRoom + kIntegerRoom;
   char* at = room((n + 3) * line);
   at = head(at, name, "_count", labels, nullptr);

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -38,11 +39,16 @@ class ExpositionWriter {
   // The family's "# HELP" (left out when `help` is empty) and "# TYPE" lines.
   void family(std::string_view name, std::string_view help, prometheus::MetricType type);
   // One sample line `name{labels} value` (no braces without labels).
-  void sample(std::string_view name, Labels labels, double value);
+  void sample(std::string_view name, std::span<const Label> labels, double value);
+  void sample(std::string_view name, Labels labels, double value) { sample(name, span(labels), value); }
   // A histogram series: `bounds[i]` ascending upper bounds, `cumulative[i]` the observations
   // ≤ bounds[i], `count` all of them; the `+Inf` bucket is written after the bounds.
-  void histogram(std::string_view name, Labels labels, const double* bounds, const uint64_t* cumulative, size_t n,
-                 uint64_t count, double sum);
+  void histogram(std::string_view name, std::span<const Label> labels, std::span<const double> bounds,
+                 std::span<const uint64_t> cumulative, uint64_t count, double sum);
+  void histogram(std::string_view name, Labels labels, std::span<const double> bounds,
+                 std::span<const uint64_t> cumulative, uint64_t count, double sum) {
+    histogram(name, span(labels), bounds, cumulative, count, sum);
+  }
 
   // A double as prometheus-cpp writes it (a sample value, a `_sum`, an `le` bound), at `at`, which
   // has room for kValueRoom characters; returns the end.
@@ -53,8 +59,9 @@ class ExpositionWriter {
   // Room for `n` more characters at the end; returns where they go.
   char* room(size_t n);
   // `name<suffix>{labels[,le="<le>"]} `, in room reserved by the caller (see head_room).
-  char* head(char* at, std::string_view name, std::string_view suffix, Labels labels, const double* le);
-  static size_t head_room(std::string_view name, Labels labels);
+  char* head(char* at, std::string_view name, std::string_view suffix, std::span<const Label> labels, const double* le);
+  static size_t head_room(std::string_view name, std::span<const Label> labels);
+  static std::span<const Label> span(Labels labels) { return {labels.begin(), labels.size()}; }
 
   std::string& out_;
   size_t end_;  // of the text written; out_ beyond it is spare room

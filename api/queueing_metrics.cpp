@@ -84,8 +84,7 @@ class TextSink {
   void histogram(Labels labels, const actors::Histogram& h, double unit) {
     start();
     series_.assign(h, unit);
-    writer_.histogram(name_, labels, series_.bounds.data(), series_.cumulative.data(), series_.bounds.size(),
-                      series_.count, series_.sum);
+    writer_.histogram(name_, labels, series_.bounds, series_.cumulative, series_.count, series_.sum);
   }
   void end() {
     if (started_) written.push_back({name_, begin_, writer_.position()});

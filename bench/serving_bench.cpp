@@ -1,6 +1,7 @@
 // Serving-surface renderings (BENCHMARKS.md "Serving surfaces"): visibility pages of 10 and 1,000
 // items from a 10k-unit queue (rendered, and served again from the response cache), and /metrics
-// at 1,000 quotas and 10k units next to prometheus-cpp collecting and serializing a registry with
+// at 1,000 quotas and 10k units (written as text directly, and through prometheus-cpp's
+// MetricFamily and serializer) next to prometheus-cpp collecting and serializing a registry with
 // the same series alone, in the same run.
 #include <benchmark/benchmark.h>
 #include <prometheus/counter.h>
@@ -143,6 +144,36 @@ void BM_PrometheusCppSameRegistry(benchmark::State& state) {
       static_cast<double>(samples), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_PrometheusCppSameRegistry)->Unit(benchmark::kMillisecond);
+
+// What the projection reads from the decision state, alone (no series written): the walk over
+// the units reading what the gauges count, and the quota accessors (names, find, a copy of the
+// usage). They bound what any writer can reach with the state's present accessors.
+void BM_MetricsUnitWalkAlone(benchmark::State& state) {
+  const actors::Scheduler& s = metrics_shape();
+  for (auto _ : state) {
+    int64_t n = 0;
+    for (const auto& [key, u] : s.units()) {
+      if (u.waiting) n += s.is_active(u) ? 1 : 2;
+      n += static_cast<int64_t>(u.object.metadata.namespace_.size() + u.quota.size());
+      if (u.holds) n += static_cast<int64_t>(u.charge.size());
+      if (const auto& ref = u.object.spec.consumer_ref; ref) n += static_cast<int64_t>(ref->kind.size());
+    }
+    benchmark::DoNotOptimize(n);
+  }
+}
+BENCHMARK(BM_MetricsUnitWalkAlone)->Unit(benchmark::kMillisecond);
+
+void BM_MetricsQuotaReadsAlone(benchmark::State& state) {
+  const actors::Scheduler& s = metrics_shape();
+  for (auto _ : state) {
+    size_t n = 0;
+    for (const std::string& name : s.quotas().names()) {
+      n += s.quotas().find(name)->max.size() + s.quotas().usage(name).used.size();
+    }
+    benchmark::DoNotOptimize(n);
+  }
+}
+BENCHMARK(BM_MetricsQuotaReadsAlone)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace koordq::bench
