@@ -25,7 +25,7 @@ std::string_view type_name(prometheus::MetricType type) {
 }
 
 char* put(char* at, std::string_view text) {
-  std::memcpy(at, text.data(), text.size());
+  if (!text.empty()) std::memcpy(at, text.data(), text.size());  // an empty view may have no data
   return at + text.size();
 }
 
