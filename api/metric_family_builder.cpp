@@ -4,13 +4,13 @@
 
 namespace koordq::api {
 
-prometheus::ClientMetric& FamilyBuilder::add(const LabelPairs& labels) {
+prometheus::ClientMetric& FamilyBuilder::add(Labels labels) {
   prometheus::ClientMetric& metric = family_.metric.emplace_back();
-  for (const auto& [name, value] : labels) metric.label.push_back({name, value});
+  for (const Label& label : labels) metric.label.push_back({std::string(label.name), std::string(label.value)});
   return metric;
 }
 
-FamilyBuilder& FamilyBuilder::sample(const LabelPairs& labels, double value) {
+FamilyBuilder& FamilyBuilder::sample(Labels labels, double value) {
   prometheus::ClientMetric& metric = add(labels);
   switch (family_.type) {
     case prometheus::MetricType::Counter:
@@ -25,7 +25,7 @@ FamilyBuilder& FamilyBuilder::sample(const LabelPairs& labels, double value) {
   return *this;
 }
 
-FamilyBuilder& FamilyBuilder::histogram(const LabelPairs& labels, const std::vector<double>& bounds,
+FamilyBuilder& FamilyBuilder::histogram(Labels labels, const std::vector<double>& bounds,
                                         const std::vector<uint64_t>& cumulative, uint64_t count, double sum) {
   prometheus::ClientMetric& metric = add(labels);
   metric.histogram.sample_count = count;

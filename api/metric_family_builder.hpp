@@ -3,16 +3,15 @@
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <prometheus/metric_family.h>
 
-namespace koordq::api {
+#include "api/exposition_writer.hpp"
 
-using LabelPairs = std::vector<std::pair<std::string, std::string>>;
+namespace koordq::api {
 
 class FamilyBuilder {
  public:
@@ -22,16 +21,16 @@ class FamilyBuilder {
     family_.type = type;
   }
 
-  FamilyBuilder& sample(const LabelPairs& labels, double value);
+  FamilyBuilder& sample(Labels labels, double value);
   // `bounds` ascending upper bounds; `cumulative[i]` observations ≤ bounds[i]; `count` all of them.
-  FamilyBuilder& histogram(const LabelPairs& labels, const std::vector<double>& bounds,
-                           const std::vector<uint64_t>& cumulative, uint64_t count, double sum);
+  FamilyBuilder& histogram(Labels labels, const std::vector<double>& bounds, const std::vector<uint64_t>& cumulative,
+                           uint64_t count, double sum);
 
   bool empty() const { return family_.metric.empty(); }
   prometheus::MetricFamily take() { return std::move(family_); }
 
  private:
-  prometheus::ClientMetric& add(const LabelPairs& labels);
+  prometheus::ClientMetric& add(Labels labels);
   prometheus::MetricFamily family_;
 };
 

@@ -35,6 +35,10 @@ std::string MetricsService::render() {
   const bool leader = context_.leader && context_.leader();
   uint64_t applied = 0;
   bool read = false;
+  // The queueing families are written as text directly (thousands of series); the others go
+  // through prometheus-cpp's serializer. Both are merged in family-name order.
+  std::string queueing;
+  std::vector<WrittenFamily> written;
   if (context_.live) {
     context_.live([&](const actors::Scheduler& s, uint64_t revision) {
       applied = revision;
@@ -42,7 +46,9 @@ std::string MetricsService::render() {
       families.push_back(e2e_latency_family(s));
       if (leader) {
         std::lock_guard lock(memory_mu_);
-        for (auto& f : queueing_families(s, series_)) families.push_back(std::move(f));
+        queueing.reserve(queueing_size_);
+        written = write_queueing_families(s, series_, queueing);
+        queueing_size_ = queueing.size();
       }
     });
   }
@@ -72,7 +78,30 @@ std::string MetricsService::render() {
   families.push_back(single("koordq_leader", "1 while this replica leads, else 0.", MetricType::Gauge, leader ? 1 : 0));
   std::sort(families.begin(), families.end(),
             [](const prometheus::MetricFamily& a, const prometheus::MetricFamily& b) { return a.name < b.name; });
-  return prometheus::TextSerializer().Serialize(families);
+  std::sort(written.begin(), written.end(),
+            [](const WrittenFamily& a, const WrittenFamily& b) { return a.name < b.name; });
+
+  std::string out;
+  out.reserve(queueing.size() + 16384);
+  std::vector<prometheus::MetricFamily> run;  // families of prometheus-cpp before the next written one
+  auto flush = [&] {
+    if (run.empty()) return;
+    out += prometheus::TextSerializer().Serialize(run);
+    run.clear();
+  };
+  auto next = written.begin();
+  for (prometheus::MetricFamily& family : families) {
+    for (; next != written.end() && next->name < family.name; ++next) {
+      flush();
+      out.append(queueing, next->begin, next->end - next->begin);
+    }
+    run.push_back(std::move(family));
+  }
+  flush();
+  for (; next != written.end(); ++next) {
+    out.append(queueing, next->begin, next->end - next->begin);
+  }
+  return out;
 }
 
 HttpResponse MetricsService::handle(const HttpRequest& request, const PeerIdentity&) {

@@ -43,6 +43,7 @@ class MetricsService : public HttpService {
   MetricsContext context_;
   std::mutex memory_mu_;
   SeriesMemory series_;
+  size_t queueing_size_ = 0;  // of the last scrape's queueing families, reserved for the next
 };
 
 }  // namespace koordq::api

@@ -1,5 +1,9 @@
 #include "api/queueing_metrics.hpp"
 
+#include <optional>
+#include <unordered_map>
+
+#include "api/exposition_writer.hpp"
 #include "api/metric_family_builder.hpp"
 
 namespace koordq::api {
@@ -8,139 +12,316 @@ namespace {
 using prometheus::MetricType;
 
 // Internal amounts as the metric shows them: cpu in cores for the namespace family.
-double cores_or_units(const std::string& resource, int64_t amount) {
+double cores_or_units(std::string_view resource, int64_t amount) {
   return resource == "cpu" ? static_cast<double>(amount) / 1000.0 : static_cast<double>(amount);
 }
 
-void histogram_of(FamilyBuilder& family, const LabelPairs& labels, const actors::Histogram& h, double unit) {
-  std::vector<double> bounds;
-  std::vector<uint64_t> cumulative;
-  for (size_t i = 0; i < h.bounds.size(); ++i) {
-    bounds.push_back(static_cast<double>(h.bounds[i]) / unit);
-    cumulative.push_back(h.cumulative(i));
-  }
-  family.histogram(labels, bounds, cumulative, h.count, static_cast<double>(h.sum) / unit);
+int64_t amount_of(const schema::ResourceVector* amounts, const std::string& resource) {
+  if (amounts == nullptr) return 0;
+  const auto it = amounts->find(resource);
+  return it == amounts->end() ? 0 : it->second;
 }
 
-void keep(std::vector<prometheus::MetricFamily>& out, FamilyBuilder& family) {
-  if (!family.empty()) out.push_back(family.take());
+// A histogram's bounds and cumulative counts as the families show them, in `unit`s.
+struct HistogramSeries {
+  std::vector<double> bounds;
+  std::vector<uint64_t> cumulative;
+  uint64_t count = 0;
+  double sum = 0;
+
+  void assign(const actors::Histogram& h, double unit) {
+    bounds.clear();
+    cumulative.clear();
+    uint64_t n = 0;
+    for (size_t i = 0; i < h.bounds.size(); ++i) {
+      bounds.push_back(static_cast<double>(h.bounds[i]) / unit);
+      if (i < h.counts.size()) n += h.counts[i];
+      cumulative.push_back(n);
+    }
+    count = h.count;
+    sum = static_cast<double>(h.sum) / unit;
+  }
+};
+
+// The projection's two outputs. A family is begun, gets its series, and is ended; one without
+// series is left out (§15.4).
+class FamilySink {
+ public:
+  void begin(std::string_view name, std::string_view help, MetricType type) {
+    family_.emplace(std::string(name), std::string(help), type);
+  }
+  void sample(Labels labels, double value) { family_->sample(labels, value); }
+  void histogram(Labels labels, const actors::Histogram& h, double unit) {
+    series_.assign(h, unit);
+    family_->histogram(labels, series_.bounds, series_.cumulative, series_.count, series_.sum);
+  }
+  void end() {
+    if (!family_->empty()) families.push_back(family_->take());
+  }
+
+  std::vector<prometheus::MetricFamily> families;
+
+ private:
+  std::optional<FamilyBuilder> family_;
+  HistogramSeries series_;
+};
+
+class TextSink {
+ public:
+  explicit TextSink(std::string& out) : writer_(out) {}
+
+  void begin(std::string_view name, std::string_view help, MetricType type) {
+    name_ = name;
+    help_ = help;
+    type_ = type;
+    begin_ = writer_.position();
+    started_ = false;
+  }
+  void sample(Labels labels, double value) {
+    start();
+    writer_.sample(name_, labels, value);
+  }
+  void histogram(Labels labels, const actors::Histogram& h, double unit) {
+    start();
+    series_.assign(h, unit);
+    writer_.histogram(name_, labels, series_.bounds, series_.cumulative, series_.count, series_.sum);
+  }
+  void end() {
+    if (started_) written.push_back({name_, begin_, writer_.position()});
+  }
+
+  std::vector<WrittenFamily> written;
+
+ private:
+  // The HELP and TYPE lines go out with the first series.
+  void start() {
+    if (started_) return;
+    started_ = true;
+    writer_.family(name_, help_, type_);
+  }
+
+  ExpositionWriter writer_;
+  std::string_view name_, help_;
+  MetricType type_ = MetricType::Untyped;
+  size_t begin_ = 0;
+  bool started_ = false;
+  HistogramSeries series_;
+};
+
+struct Waiting {
+  int64_t active = 0;
+  int64_t backoff = 0;
+};
+
+struct NamespaceCounts {
+  schema::ResourceVector used;                             // Σ charge of its units holding quota
+  std::map<std::string_view, int64_t, std::less<>> types;  // its units by spec.consumerRef.kind
+};
+
+// What the gauges need from the units, in one pass over them (no lookup per unit). The views
+// point into the state, which outlives the projection.
+struct UnitCounts {
+  std::unordered_map<std::string_view, Waiting> waiting;                // by quota label (= queue name)
+  std::map<std::string_view, NamespaceCounts, std::less<>> namespaces;  // every namespace with a unit
+};
+
+UnitCounts count_units(const actors::Scheduler& s) {
+  UnitCounts c;
+  c.waiting.reserve(s.queues().size());
+  NamespaceCounts* current = nullptr;
+  std::string_view current_ns;
+  for (const auto& [key, u] : s.units()) {
+    if (u.waiting) {
+      Waiting& w = c.waiting[u.quota];
+      ++(s.is_active(u) ? w.active : w.backoff);
+    }
+    // Units are keyed "<namespace>/<name>": a namespace's units come one after the other.
+    const std::string& ns = u.object.metadata.namespace_;
+    if (current == nullptr || ns != current_ns) {
+      current = &c.namespaces[ns];
+      current_ns = ns;
+    }
+    if (u.holds) schema::add_to(current->used, u.charge);
+    const auto& ref = u.object.spec.consumer_ref;
+    if (ref && !ref->kind.empty()) ++current->types[ref->kind];
+  }
+  return c;
+}
+
+template <typename Sink>
+void queue_gauges(const actors::Scheduler& s, const UnitCounts& units, Sink& out) {
+  struct Queue {
+    std::string_view name;
+    Waiting waiting;
+  };
+  std::vector<Queue> queues;
+  queues.reserve(s.queues().size());
+  for (const auto& [name, q] : s.queues()) {
+    const auto it = units.waiting.find(name);
+    queues.push_back({name, it == units.waiting.end() ? Waiting{} : it->second});
+  }
+  out.begin("queueunits_in_active_queue", "Active waiting QueueUnits of the queue.", MetricType::Gauge);
+  for (const Queue& q : queues) out.sample({{"queue", q.name}}, static_cast<double>(q.waiting.active));
+  out.end();
+  out.begin("queueunits_in_backoff_queue", "Backoff waiting QueueUnits of the queue.", MetricType::Gauge);
+  for (const Queue& q : queues) out.sample({{"queue", q.name}}, static_cast<double>(q.waiting.backoff));
+  out.end();
+}
+
+template <typename Sink>
+void quota_usage(const actors::Scheduler& s, SeriesMemory& memory, Sink& out) {
+  out.begin("dequeued_quota_usage_by_quota",
+            "Quota Used by resource; cpu in millicores, other resources in integer units.", MetricType::Gauge);
+  // The known quotas and the memory are both in bytewise name order: one walk along both keeps
+  // the memory of known quotas and drops that of deleted ones.
+  auto& shown_by_quota = memory.quota_resources;
+  auto entry = shown_by_quota.begin();
+  for (const std::string& name : s.quotas().names()) {
+    while (entry != shown_by_quota.end() && entry->first < name) entry = shown_by_quota.erase(entry);
+    if (entry == shown_by_quota.end() || entry->first != name)
+      entry = shown_by_quota.emplace_hint(entry, name, SeriesMemory::Shown::mapped_type{});
+    SeriesMemory::Shown::mapped_type& shown = (entry++)->second;
+    const actors::QuotaInfo& info = *s.quotas().find(name);
+    const schema::ResourceVector used = s.quotas().usage(name).used;
+    for (const auto& [resource, amount] : info.max) shown.insert(resource);
+    for (const auto& [resource, amount] : used) shown.insert(resource);
+    for (const std::string& resource : shown) {
+      out.sample({{"quota", name}, {"resource", resource}}, static_cast<double>(amount_of(&used, resource)));
+    }
+  }
+  shown_by_quota.erase(entry, shown_by_quota.end());
+  out.end();
+}
+
+void remember(SeriesMemory::Shown::mapped_type& shown, std::string_view value) {
+  const auto it = shown.lower_bound(value);
+  if (it == shown.end() || *it != value) shown.emplace_hint(it, value);
+}
+
+template <typename Sink>
+void namespace_gauges(const actors::Scheduler& s, const UnitCounts& units, SeriesMemory& memory, Sink& out) {
+  // A namespace's series stay, at 0 when nothing counts, until it has had no QueueUnit for
+  // 5 minutes (§15.4): until then it has units or an entry in namespace_empty_since.
+  for (const auto& [ns, counts] : units.namespaces) {
+    if (!counts.used.empty()) {
+      auto it = memory.namespace_resources.lower_bound(ns);
+      if (it == memory.namespace_resources.end() || it->first != ns) {
+        it = memory.namespace_resources.emplace_hint(it, ns, SeriesMemory::Shown::mapped_type{});
+      }
+      for (const auto& [resource, amount] : counts.used) remember(it->second, resource);
+    }
+    if (!counts.types.empty()) {
+      auto it = memory.namespace_types.lower_bound(ns);
+      if (it == memory.namespace_types.end() || it->first != ns) {
+        it = memory.namespace_types.emplace_hint(it, ns, SeriesMemory::Shown::mapped_type{});
+      }
+      for (const auto& [type, n] : counts.types) remember(it->second, type);
+    }
+  }
+  const auto& empty_since = s.metrics().namespace_empty_since;
+  auto gone = [&](const auto& entry) {
+    return !units.namespaces.count(entry.first) && !empty_since.count(entry.first);
+  };
+  std::erase_if(memory.namespace_resources, gone);
+  std::erase_if(memory.namespace_types, gone);
+
+  out.begin("dequeued_quota_usage_by_namespace",
+            "Charge of the namespace's QueueUnits holding quota; cpu in cores, others in integer units.",
+            MetricType::Gauge);
+  for (const auto& [ns, resources] : memory.namespace_resources) {
+    const auto counts = units.namespaces.find(ns);
+    const schema::ResourceVector* used = counts == units.namespaces.end() ? nullptr : &counts->second.used;
+    for (const std::string& resource : resources) {
+      out.sample({{"namespace", ns}, {"resource", resource}}, cores_or_units(resource, amount_of(used, resource)));
+    }
+  }
+  out.end();
+  out.begin("queueunits_by_job_type", "Existing QueueUnits by spec.consumerRef.kind.", MetricType::Gauge);
+  for (const auto& [ns, types] : memory.namespace_types) {
+    const auto counts = units.namespaces.find(ns);
+    for (const std::string& type : types) {
+      int64_t n = 0;
+      if (counts != units.namespaces.end()) {
+        if (const auto it = counts->second.types.find(type); it != counts->second.types.end()) n = it->second;
+      }
+      out.sample({{"namespace", ns}, {"type", type}}, static_cast<double>(n));
+    }
+  }
+  out.end();
+}
+
+// Whether queues exist, asked in ascending name order: one walk along the queues.
+class QueueWalk {
+ public:
+  explicit QueueWalk(const actors::Scheduler& s) : queues_(s.queues()), at_(queues_.begin()) {}
+  bool exists(const std::string& name) {
+    while (at_ != queues_.end() && at_->first < name) ++at_;
+    return at_ != queues_.end() && at_->first == name;
+  }
+
+ private:
+  const std::map<std::string, actors::QueueState>& queues_;
+  std::map<std::string, actors::QueueState>::const_iterator at_;
+};
+
+// The journaled counters and the admission-wait histogram; a queue's series go with the queue.
+// Both maps are keyed by queue name first, as the queues are.
+template <typename Sink>
+void journaled(const actors::Scheduler& s, Sink& out) {
+  const actors::QueueingMetrics& m = s.metrics();
+  out.begin("queueunits_coming_rate_by_job_type",
+            "QueueUnits entering an effective phase, by namespace, job type and phase.", MetricType::Counter);
+  for (const auto& [labels, n] : m.coming) {
+    out.sample({{"namespace", std::get<0>(labels)}, {"type", std::get<1>(labels)}, {"status", std::get<2>(labels)}},
+               static_cast<double>(n));
+  }
+  out.end();
+  out.begin("job_schedule_attempts", "Scheduling attempts by queue and result.", MetricType::Counter);
+  QueueWalk attempts_queue(s);
+  for (const auto& [labels, n] : m.attempts) {
+    if (attempts_queue.exists(labels.first))
+      out.sample({{"queue", labels.first}, {"result", labels.second}}, static_cast<double>(n));
+  }
+  out.end();
+  out.begin("koordq_admission_wait_seconds", "Seconds from creation or the last re-enqueue to admission, by queue.",
+            MetricType::Histogram);
+  QueueWalk wait_queue(s);
+  for (const auto& [queue, h] : m.admission_wait) {
+    if (wait_queue.exists(queue)) out.histogram({{"queue", queue}}, h, 1e9);
+  }
+  out.end();
+}
+
+template <typename Sink>
+void project(const actors::Scheduler& s, SeriesMemory& memory, Sink& out) {
+  const UnitCounts units = count_units(s);
+  queue_gauges(s, units, out);
+  quota_usage(s, memory, out);
+  namespace_gauges(s, units, memory, out);
+  journaled(s, out);
 }
 
 }  // namespace
 
 prometheus::MetricFamily e2e_latency_family(const actors::Scheduler& s) {
-  FamilyBuilder e2e("job_scheduling_e2e_latency",
-                    "Milliseconds from a QueueUnit's creation to its first Dequeued write.", MetricType::Histogram);
-  histogram_of(e2e, {}, s.metrics().e2e_latency, 1e6);
-  return e2e.take();
+  FamilySink sink;
+  sink.begin("job_scheduling_e2e_latency", "Milliseconds from a QueueUnit's creation to its first Dequeued write.",
+             MetricType::Histogram);
+  sink.histogram({}, s.metrics().e2e_latency, 1e6);
+  sink.end();
+  return std::move(sink.families.front());
 }
 
 std::vector<prometheus::MetricFamily> queueing_families(const actors::Scheduler& s, SeriesMemory& memory) {
-  std::vector<prometheus::MetricFamily> out;
+  FamilySink sink;
+  project(s, memory, sink);
+  return std::move(sink.families);
+}
 
-  FamilyBuilder active("queueunits_in_active_queue", "Active waiting QueueUnits of the queue.", MetricType::Gauge);
-  FamilyBuilder backoff("queueunits_in_backoff_queue", "Backoff waiting QueueUnits of the queue.", MetricType::Gauge);
-  // One pass over the units (no lookup per waiting unit): active and backoff per queue, and the
-  // namespace families below.
-  std::map<std::string, std::pair<int64_t, int64_t>> waiting;
-  std::map<std::string, schema::ResourceVector> ns_used;
-  std::map<std::pair<std::string, std::string>, int64_t> by_type;
-  for (const auto& [key, u] : s.units()) {
-    if (u.waiting) {
-      auto& [a, b] = waiting[u.quota];
-      ++(s.is_active(u) ? a : b);
-    }
-    const std::string& ns = u.object.metadata.namespace_;
-    schema::ResourceVector& used = ns_used[ns];
-    if (u.holds) schema::add_to(used, u.charge);
-    const auto& ref = u.object.spec.consumer_ref;
-    if (ref && !ref->kind.empty()) ++by_type[{ns, ref->kind}];
-  }
-  for (const auto& [name, q] : s.queues()) {
-    const auto it = waiting.find(name);
-    const auto [a, b] = it == waiting.end() ? std::pair<int64_t, int64_t>{0, 0} : it->second;
-    active.sample({{"queue", name}}, static_cast<double>(a));
-    backoff.sample({{"queue", name}}, static_cast<double>(b));
-  }
-  keep(out, active);
-  keep(out, backoff);
-
-  FamilyBuilder by_quota("dequeued_quota_usage_by_quota",
-                         "Quota Used by resource; cpu in millicores, other resources in integer units.",
-                         MetricType::Gauge);
-  std::set<std::string> known;
-  for (const std::string& name : s.quotas().names()) {
-    known.insert(name);
-    const actors::QuotaInfo& info = *s.quotas().find(name);
-    const schema::ResourceVector used = s.quotas().usage(name).used;
-    std::set<std::string>& shown = memory.quota_resources[name];
-    for (const auto& [resource, amount] : info.max) shown.insert(resource);
-    for (const auto& [resource, amount] : used) shown.insert(resource);
-    for (const std::string& resource : shown) {
-      const auto it = used.find(resource);
-      by_quota.sample({{"quota", name}, {"resource", resource}},
-                      static_cast<double>(it == used.end() ? 0 : it->second));
-    }
-  }
-  std::erase_if(memory.quota_resources, [&](const auto& entry) { return !known.count(entry.first); });
-  keep(out, by_quota);
-
-  // A namespace's series stay, at 0 when nothing counts, until it has had no QueueUnit for
-  // 5 minutes (§15.4): until then it has units or an entry in namespace_empty_since.
-  const auto& empty_since = s.metrics().namespace_empty_since;
-  auto gone = [&](const auto& entry) { return !ns_used.count(entry.first) && !empty_since.count(entry.first); };
-  for (const auto& [ns, used] : ns_used) {
-    for (const auto& [resource, amount] : used) memory.namespace_resources[ns].insert(resource);
-  }
-  for (const auto& [labels, n] : by_type) memory.namespace_types[labels.first].insert(labels.second);
-  std::erase_if(memory.namespace_resources, gone);
-  std::erase_if(memory.namespace_types, gone);
-  FamilyBuilder by_namespace(
-      "dequeued_quota_usage_by_namespace",
-      "Charge of the namespace's QueueUnits holding quota; cpu in cores, others in integer units.", MetricType::Gauge);
-  for (const auto& [ns, resources] : memory.namespace_resources) {
-    const auto used = ns_used.find(ns);
-    for (const std::string& resource : resources) {
-      int64_t amount = 0;
-      if (used != ns_used.end()) {
-        if (auto it = used->second.find(resource); it != used->second.end()) amount = it->second;
-      }
-      by_namespace.sample({{"namespace", ns}, {"resource", resource}}, cores_or_units(resource, amount));
-    }
-  }
-  keep(out, by_namespace);
-  FamilyBuilder job_type("queueunits_by_job_type", "Existing QueueUnits by spec.consumerRef.kind.", MetricType::Gauge);
-  for (const auto& [ns, types] : memory.namespace_types) {
-    for (const std::string& type : types) {
-      const auto it = by_type.find({ns, type});
-      job_type.sample({{"namespace", ns}, {"type", type}}, static_cast<double>(it == by_type.end() ? 0 : it->second));
-    }
-  }
-  keep(out, job_type);
-
-  const actors::QueueingMetrics& m = s.metrics();
-  FamilyBuilder coming("queueunits_coming_rate_by_job_type",
-                       "QueueUnits entering an effective phase, by namespace, job type and phase.",
-                       MetricType::Counter);
-  for (const auto& [labels, n] : m.coming) {
-    coming.sample({{"namespace", std::get<0>(labels)}, {"type", std::get<1>(labels)}, {"status", std::get<2>(labels)}},
-                  static_cast<double>(n));
-  }
-  keep(out, coming);
-  FamilyBuilder attempts("job_schedule_attempts", "Scheduling attempts by queue and result.", MetricType::Counter);
-  for (const auto& [labels, n] : m.attempts) {
-    if (!s.queues().count(labels.first)) continue;  // series go with their queue
-    attempts.sample({{"queue", labels.first}, {"result", labels.second}}, static_cast<double>(n));
-  }
-  keep(out, attempts);
-  FamilyBuilder wait("koordq_admission_wait_seconds",
-                     "Seconds from creation or the last re-enqueue to admission, by queue.", MetricType::Histogram);
-  for (const auto& [queue, h] : m.admission_wait) {
-    if (!s.queues().count(queue)) continue;
-    histogram_of(wait, {{"queue", queue}}, h, 1e9);
-  }
-  keep(out, wait);
-  return out;
+std::vector<WrittenFamily> write_queueing_families(const actors::Scheduler& s, SeriesMemory& memory, std::string& out) {
+  TextSink sink(out);
+  project(s, memory, sink);
+  return std::move(sink.written);
 }
 
 }  // namespace koordq::api

@@ -1,6 +1,7 @@
 // Serving-surface renderings (BENCHMARKS.md "Serving surfaces"): visibility pages of 10 and 1,000
 // items from a 10k-unit queue (rendered, and served again from the response cache), and /metrics
-// at 1,000 quotas and 10k units next to prometheus-cpp collecting and serializing a registry with
+// at 1,000 quotas and 10k units (written as text directly, and through prometheus-cpp's
+// MetricFamily and serializer) next to prometheus-cpp collecting and serializing a registry with
 // the same series alone, in the same run.
 #include <benchmark/benchmark.h>
 #include <prometheus/counter.h>
@@ -61,7 +62,31 @@ size_t samples_of(const std::vector<prometheus::MetricFamily>& families) {
   return n;
 }
 
+// What /metrics does: the projection written as text directly, into a buffer of the last
+// scrape's size.
 void BM_MetricsQueueingFamilies(benchmark::State& state) {
+  const actors::Scheduler& s = metrics_shape();
+  api::SeriesMemory memory;
+  const size_t samples = samples_of(api::queueing_families(s, memory));
+  size_t last_size = 0;
+  for (auto _ : state) {
+    std::string text;
+    text.reserve(last_size);
+    auto written = api::write_queueing_families(s, memory, text);
+    last_size = text.size();
+    benchmark::DoNotOptimize(written);
+    benchmark::DoNotOptimize(text);
+  }
+  state.counters["bytes"] = static_cast<double>(last_size);
+  state.counters["samples"] = static_cast<double>(samples);
+  state.counters["ns_per_sample"] = benchmark::Counter(
+      static_cast<double>(samples), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_MetricsQueueingFamilies)->Unit(benchmark::kMillisecond);
+
+// The same projection as prometheus-cpp MetricFamily values, serialized by prometheus-cpp (what
+// /metrics did before, and what `koordq at` does).
+void BM_MetricsQueueingFamiliesThroughPrometheusCpp(benchmark::State& state) {
   const actors::Scheduler& s = metrics_shape();
   api::SeriesMemory memory;
   size_t samples = 0;
@@ -75,7 +100,7 @@ void BM_MetricsQueueingFamilies(benchmark::State& state) {
   state.counters["ns_per_sample"] = benchmark::Counter(
       static_cast<double>(samples), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_MetricsQueueingFamilies)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MetricsQueueingFamiliesThroughPrometheusCpp)->Unit(benchmark::kMillisecond);
 
 // The same families and series registered in a prometheus-cpp Registry, collected and
 // serialized by prometheus-cpp alone.
@@ -119,6 +144,36 @@ void BM_PrometheusCppSameRegistry(benchmark::State& state) {
       static_cast<double>(samples), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_PrometheusCppSameRegistry)->Unit(benchmark::kMillisecond);
+
+// What the projection reads from the decision state, alone (no series written): the walk over
+// the units reading what the gauges count, and the quota accessors (names, find, a copy of the
+// usage). They bound what any writer can reach with the state's present accessors.
+void BM_MetricsUnitWalkAlone(benchmark::State& state) {
+  const actors::Scheduler& s = metrics_shape();
+  for (auto _ : state) {
+    int64_t n = 0;
+    for (const auto& [key, u] : s.units()) {
+      if (u.waiting) n += s.is_active(u) ? 1 : 2;
+      n += static_cast<int64_t>(u.object.metadata.namespace_.size() + u.quota.size());
+      if (u.holds) n += static_cast<int64_t>(u.charge.size());
+      if (const auto& ref = u.object.spec.consumer_ref; ref) n += static_cast<int64_t>(ref->kind.size());
+    }
+    benchmark::DoNotOptimize(n);
+  }
+}
+BENCHMARK(BM_MetricsUnitWalkAlone)->Unit(benchmark::kMillisecond);
+
+void BM_MetricsQuotaReadsAlone(benchmark::State& state) {
+  const actors::Scheduler& s = metrics_shape();
+  for (auto _ : state) {
+    size_t n = 0;
+    for (const std::string& name : s.quotas().names()) {
+      n += s.quotas().find(name)->max.size() + s.quotas().usage(name).used.size();
+    }
+    benchmark::DoNotOptimize(n);
+  }
+}
+BENCHMARK(BM_MetricsQuotaReadsAlone)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace koordq::bench

@@ -5,3 +5,4 @@ koordq_gtest(api_metrics_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_metrics
 koordq_gtest(api_time_travel_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_time_travel_test.cpp LIBS koordq_api)
 koordq_gtest(api_journal_stream_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_journal_stream_test.cpp LIBS koordq_api)
 koordq_gtest(api_auth_configmap_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_auth_configmap_test.cpp LIBS koordq_api)
+koordq_gtest(api_exposition_writer_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_exposition_writer_test.cpp LIBS koordq_api)
