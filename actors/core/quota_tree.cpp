@@ -75,14 +75,13 @@ const QuotaInfo* QuotaTree::find(const std::string& name) const {
 
 template <typename Mutate>
 void QuotaTree::change_name(const std::string& name, Mutate mutate) {
-  std::vector<std::string> affected = subtree(name);
+  // The quotas below `name` are linked by their own parent labels, which the change leaves
+  // alone: the subtree is the same before and after it.
+  const std::vector<std::string> affected = subtree(name);
   move_charges(affected, false);
   unlink(name);
   mutate();
   link(name);
-  for (auto& n : subtree(name)) affected.push_back(std::move(n));
-  std::sort(affected.begin(), affected.end());
-  affected.erase(std::unique(affected.begin(), affected.end()), affected.end());
   for (const auto& n : affected) {
     if (known(n)) {
       paths_[n] = walk_path(n);
