@@ -108,10 +108,11 @@ int64_t admitted_replicas(const schema::QueueUnit& unit, std::string_view pod_se
 }
 
 bool is_satisfied(const schema::QueueUnit& unit) {
-  for (const auto& d : pod_set_demands(unit)) {
-    if (d.requested > admitted_replicas(unit, d.name)) return false;
-  }
-  return true;
+  // Replica counts only: the per-replica amounts of pod_set_demands are not needed here.
+  if (unit.spec.pod_set.empty()) return admitted_replicas(unit, kDefaultPodSet) >= 1;
+  return std::all_of(unit.spec.pod_set.begin(), unit.spec.pod_set.end(), [&](const schema::PodSet& ps) {
+    return std::max<int64_t>(ps.count, 0) <= admitted_replicas(unit, ps.name);
+  });
 }
 
 bool is_all_running(const schema::QueueUnit& unit) {
