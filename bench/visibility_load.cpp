@@ -32,6 +32,7 @@
 #include <openssl/err.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+#include <sys/resource.h>
 
 #include "base/go_duration.hpp"
 
@@ -99,6 +100,7 @@ struct Stats {
   uint64_t bytes = 0;
   uint64_t non_2xx = 0;
   uint64_t reconnects = 0;
+  uint64_t completed_total = 0;  // warm-up included: divides the server's CPU time of the whole run
 };
 
 class LoadRun;
@@ -143,13 +145,19 @@ class Connection : public std::enable_shared_from_this<Connection> {
   LoadRun& run_;
   net::io_context& ioc_;
   ssl::context& tls_;
-  std::optional<beast::ssl_stream<beast::tcp_stream>> stream_;
+  void arm_deadline();
+  void disarm_deadline();
+
+  std::optional<ssl::stream<tcp::socket>> stream_;
   beast::flat_buffer buffer_;
   std::optional<http::response_parser<CountedBody>> parser_;
   std::string request_;
   Clock::time_point scheduled_;
   bool ready_ = false;
+  bool timed_out_ = false;
+  uint64_t deadline_generation_ = 0;
   net::steady_timer retry_;
+  net::steady_timer deadline_;
 };
 
 class LoadRun {
@@ -226,6 +234,7 @@ class LoadRun {
 
   void completed(Connection* c, Clock::time_point scheduled, unsigned status, uint64_t bytes) {
     const auto now = Clock::now();
+    ++stats_.completed_total;
     if (now >= measure_from_ && now <= end_) {
       stats_.latency_ns.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(now - scheduled).count());
       ++stats_.statuses[status];
@@ -310,33 +319,55 @@ class LoadRun {
 };
 
 Connection::Connection(LoadRun& run, net::io_context& ioc, ssl::context& tls)
-    : run_(run), ioc_(ioc), tls_(tls), retry_(ioc) {}
+    : run_(run), ioc_(ioc), tls_(tls), retry_(ioc), deadline_(ioc) {}
+
+// One timer per request rather than per socket operation (a 300 KB answer is ~20 TLS records).
+void Connection::arm_deadline() {
+  const uint64_t generation = ++deadline_generation_;
+  timed_out_ = false;
+  deadline_.expires_after(run_.timeout());
+  deadline_.async_wait([self = shared_from_this(), generation](beast::error_code ec) {
+    if (ec || generation != self->deadline_generation_) return;
+    self->timed_out_ = true;
+    beast::error_code ignored;
+    self->stream_->next_layer().close(ignored);
+  });
+}
+
+void Connection::disarm_deadline() {
+  ++deadline_generation_;
+  deadline_.cancel();
+}
 
 void Connection::connect() {
   ready_ = false;
   stream_.emplace(ioc_, tls_);
   buffer_.clear();
+  // Room for a whole TLS record per read: Beast reads at most the buffer's free capacity, and a
+  // buffer left at the size of the answer's header would take a 300 KB body in 1 KB reads.
+  buffer_.reserve(64 * 1024);
   const std::string& host = run_.target().host;
   if (!SSL_set_tlsext_host_name(stream_->native_handle(), host.c_str())) {
     return fail("setting the TLS server name",
                 beast::error_code(static_cast<int>(::ERR_get_error()), net::error::get_ssl_category()));
   }
   stream_->set_verify_callback(ssl::host_name_verification(host));
-  beast::get_lowest_layer(*stream_).expires_after(run_.timeout());
-  beast::get_lowest_layer(*stream_).async_connect(
-      run_.endpoints(),
+  arm_deadline();
+  net::async_connect(
+      stream_->next_layer(), run_.endpoints(),
       [self = shared_from_this()](beast::error_code ec, const tcp::endpoint&) { self->on_connected(ec); });
 }
 
 void Connection::on_connected(beast::error_code ec) {
   if (ec) return fail("connect", ec);
-  beast::get_lowest_layer(*stream_).socket().set_option(tcp::no_delay(true), ec);
+  stream_->next_layer().set_option(tcp::no_delay(true), ec);
   stream_->async_handshake(ssl::stream_base::client,
                            [self = shared_from_this()](beast::error_code ec) { self->on_handshake(ec); });
 }
 
 void Connection::on_handshake(beast::error_code ec) {
   if (ec) return fail("TLS handshake", ec);
+  disarm_deadline();
   ready_ = true;
   if (!run_.running()) return run_.connected();
   run_.became_idle(this);
@@ -345,7 +376,7 @@ void Connection::on_handshake(beast::error_code ec) {
 void Connection::send(Clock::time_point scheduled) {
   scheduled_ = scheduled;
   request_ = run_.next_request();
-  beast::get_lowest_layer(*stream_).expires_after(run_.timeout());
+  arm_deadline();
   net::async_write(*stream_, net::buffer(request_),
                    [self = shared_from_this()](beast::error_code ec, size_t) { self->on_written(ec); });
 }
@@ -360,6 +391,7 @@ void Connection::on_written(beast::error_code ec) {
 
 void Connection::on_read(beast::error_code ec, size_t bytes) {
   if (ec) return fail("read", ec);
+  disarm_deadline();
   const unsigned status = parser_->get().result_int();
   const bool keep_alive = parser_->get().keep_alive();
   parser_.reset();
@@ -372,7 +404,8 @@ void Connection::on_read(beast::error_code ec, size_t bytes) {
 }
 
 void Connection::fail(const std::string& what, beast::error_code ec) {
-  const std::string message = what + ": " + ec.message();
+  disarm_deadline();
+  const std::string message = what + ": " + (timed_out_ ? "no answer within --timeout" : ec.message());
   if (!run_.running() && !ready_) return run_.connect_failed(message);
   run_.transport_error(message);
   ready_ = false;
@@ -432,6 +465,13 @@ void print_text(const Options& o, const LoadRun& run, const Stats& stats, const 
   for (const auto& [message, n] : stats.transport_errors) fmt::print("error      {} x {}\n", n, message);
 }
 
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 void print_json(const Options& o, const LoadRun& run, const Stats& stats, const Summary& s) {
   rapidjson::StringBuffer text;
   rapidjson::Writer<rapidjson::StringBuffer> w(text);
@@ -471,6 +511,10 @@ void print_json(const Options& o, const LoadRun& run, const Stats& stats, const 
   w.EndObject();
   w.Key("not_sent");
   w.Uint64(run.backlog());
+  w.Key("completed_total");
+  w.Uint64(stats.completed_total);
+  w.Key("client_cpu_s");
+  w.Double(cpu_seconds());
   w.Key("req_per_s");
   w.Double(s.rps);
   w.Key("bytes_per_s");
