@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The visibility API end to end over TLS with a client certificate (BENCHMARKS.md, "Serving
 # surfaces"): builds koordq and bench/visibility_load in $BUILD_DIR (default build-bench,
-# RelWithDebInfo), starts `koordq serve --simulate` on a deep-queue scenario over a fresh journal
-# under $TMPDIR, waits for /readyz and for the queue to fill, then loads
+# RelWithDebInfo), fills a deep-queue scenario's queue with `koordq serve --simulate` on the virtual
+# clock over a fresh journal under $TMPDIR, serves that journal on the wall clock with arrivals off,
+# waits for /readyz and the visibility port, then loads
 #   - the 10-item page, closed loop and open loop at fixed rates,
 #   - the 1,000-item page uncached (a parameter that changes per request misses the response
 #     cache, which is keyed by path and parameters) and cached (the same URL again),
