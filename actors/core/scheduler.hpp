@@ -186,6 +186,7 @@ class Scheduler {
   // Every record advances "now" first (timers fire deterministically), then applies its content.
   void advance_to(int64_t now);
   void apply_object(const schema::WatchedObject& object, bool deleted);
+  void apply_object(schema::WatchedObject&& object, bool deleted);  // moves the object into the state
   void apply_outcome(const Outcome& outcome);
   void apply_role_acquired();
   // A `config` record: a process starts appending here; objects first seen in a later relist are

@@ -1,5 +1,6 @@
 // Scheduler: folding observed objects, outcomes and role changes into the state.
 #include <algorithm>
+#include <utility>
 
 #include "actors/core/scheduler.hpp"
 
@@ -126,15 +127,52 @@ void Scheduler::on_capacity_change(const std::string& quota) {
   for (const auto& name : quotas_.subtree(quota)) wake(name);
 }
 
+namespace {
+
+// What refresh_unit derives from a unit's object under one status.
+struct UnitFacts {
+  std::string quota;
+  Phase phase = Phase::kEnqueued;
+  bool holds = false;
+  schema::ResourceVector charge;  // empty unless holds
+  bool may_wait = false;
+  int32_t priority = 0;
+  int64_t creation = 0;
+  bool has_admissions = false;
+  bool all_running = false;
+};
+
+UnitFacts facts_of(const schema::QueueUnit& unit) {
+  UnitFacts f;
+  f.quota = quota_name_of(unit);
+  f.phase = effective_phase(unit.status.phase);
+  f.holds = holds_quota(unit);
+  if (f.holds) f.charge = charge_of(unit);
+  f.may_wait = may_wait(unit);
+  f.priority = unit.spec.priority.value_or(0);
+  f.creation = unit.metadata.creation_timestamp.value_or(0);
+  f.has_admissions = !unit.status.admissions.empty();
+  f.all_running = is_all_running(unit);
+  return f;
+}
+
+// `read` on the object with `status` (when given) standing in for its own: swapped in and back
+// rather than copying the whole object.
+template <typename Read>
+auto with_status(schema::QueueUnit& object, schema::QueueUnitStatus* status, Read read) {
+  if (status == nullptr) return read(std::as_const(object));
+  std::swap(object.status, *status);
+  auto result = read(std::as_const(object));
+  std::swap(object.status, *status);
+  return result;
+}
+
+}  // namespace
+
 void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
   UnitState& u = units_.at(key);
-  // The effective object is the observed one unless a decided status is pending.
-  std::optional<schema::QueueUnit> with_pending;
-  if (u.pending_status) {
-    with_pending.emplace(u.object);
-    with_pending->status = *u.pending_status;
-  }
-  const schema::QueueUnit& effective = with_pending ? *with_pending : u.object;
+  // The effective object is the observed one with the pending status, if any, in place of its own.
+  const UnitFacts effective = with_status(u.object, u.pending_status ? &*u.pending_status : nullptr, facts_of);
 
   const std::string old_quota = u.quota;
   const bool old_holds = u.holds;
@@ -144,28 +182,28 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
   const Phase old_phase = u.phase;
   const bool old_assumed = u.assumed;
 
-  u.quota = quota_name_of(effective);
-  u.phase = effective_phase(effective.status.phase);
-  u.holds = holds_quota(effective);
-  u.charge = u.holds ? charge_of(effective) : schema::ResourceVector{};
+  u.quota = effective.quota;
+  u.phase = effective.phase;
+  u.holds = effective.holds;
+  u.charge = effective.charge;
   if (u.pending_status && u.pending_written_rv.empty()) {
     // A write in flight reserves at once but releases only once it lands.
-    schema::QueueUnit base = u.object;
-    if (u.landed_status) base.status = *u.landed_status;
-    if (holds_quota(base)) {
-      const schema::ResourceVector held = charge_of(base);
+    const UnitFacts base = with_status(u.object, u.landed_status ? &*u.landed_status : nullptr, facts_of);
+    if (base.holds) {
       if (!u.holds) {
         u.holds = true;
-        u.charge = held;
+        u.charge = base.charge;
       } else {
-        for (const auto& [r, v] : held) u.charge[r] = std::max(u.charge[r], v);
+        for (const auto& [r, v] : base.charge) u.charge[r] = std::max(u.charge[r], v);
       }
     }
   }
   const bool mapped = !u.quota.empty() && queues_.count(u.quota) > 0;
-  u.waiting = mapped && may_wait(effective);
-  u.key = OrderKey{effective.spec.priority.value_or(0), effective.metadata.creation_timestamp.value_or(0), key};
-  u.assumed = mapped && u.holds && !effective.status.admissions.empty() && !is_all_running(effective);
+  u.waiting = mapped && effective.may_wait;
+  if (u.key.priority != effective.priority || u.key.creation != effective.creation || u.key.full_name != key) {
+    u.key = OrderKey{effective.priority, effective.creation, key};
+  }
+  u.assumed = mapped && u.holds && effective.has_admissions && !effective.all_running;
 
   quotas_.recharge(old_quota, old_charge, old_holds, u.quota, u.charge, u.holds);
 
@@ -203,7 +241,7 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
       QueueState& q = it->second;
       reset_cursor(q);
       wake_queue(q);
-      if (q.settings.wait_for_pods_running && is_all_running(effective)) {
+      if (q.settings.wait_for_pods_running && effective.all_running) {
         for (const auto& [quota, blocker] : q.blocked) {
           if (auto b = units_.find(blocker); b != units_.end()) wake_backoff(b->second);
         }
@@ -311,9 +349,13 @@ void Scheduler::rebuild_indexes() {
 }
 
 void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) {
+  apply_object(schema::WatchedObject(object), deleted);
+}
+
+void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
   switch (schema::kind_of(object)) {
     case schema::ObjectKind::kQueueUnit: {
-      const auto& unit = std::get<schema::QueueUnit>(object);
+      auto& unit = std::get<schema::QueueUnit>(object);
       const std::string key = unit_key(unit.metadata.namespace_, unit.metadata.name);
       auto it = units_.find(key);
       if (deleted) {
@@ -340,15 +382,16 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
       if (is_new) {
         if (it != units_.end()) apply_object(schema::WatchedObject(it->second.object), true);
         UnitState fresh;
-        fresh.object = unit;
         fresh.enqueued_at = unit.metadata.creation_timestamp.value_or(now_);
         fresh.attempts = unit.status.attempts;
         fresh.observed_phase = effective_phase(unit.status.phase);
+        const int64_t created = unit.metadata.creation_timestamp.value_or(0);
+        fresh.object = std::move(unit);
         it = units_.emplace(key, std::move(fresh)).first;
-        note_namespace(unit.metadata.namespace_);
+        note_namespace(it->second.object.metadata.namespace_);
         // A unit first seen enters its phase; in a relist only if it was created while koordq
         // was not watching (§15.4).
-        if (!relisting_units_ || !relist_cutoff_ || unit.metadata.creation_timestamp.value_or(0) > *relist_cutoff_) {
+        if (!relisting_units_ || !relist_cutoff_ || created > *relist_cutoff_) {
           count_phase(it->second, it->second.observed_phase);
         }
         refresh_unit(key, false);
@@ -358,25 +401,27 @@ void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) 
       const bool spec_changed = u.object.spec != unit.spec || u.object.metadata.labels != unit.metadata.labels ||
                                 u.object.metadata.annotations != unit.metadata.annotations;
       const bool was_active = u.object.spec.active.value_or(true);
-      u.object = unit;
-      u.attempts = std::max(u.attempts, unit.status.attempts);
-      if (const Phase observed = effective_phase(unit.status.phase); observed != u.observed_phase) {
+      u.object = std::move(unit);
+      const schema::QueueUnit& observed_unit = u.object;
+      u.attempts = std::max(u.attempts, observed_unit.status.attempts);
+      if (const Phase observed = effective_phase(observed_unit.status.phase); observed != u.observed_phase) {
         u.observed_phase = observed;
         count_phase(u, observed);
       }
       if (u.pending_status && !u.pending_written_rv.empty() &&
-          resource_version_reached(unit.metadata.resource_version, u.pending_written_rv)) {
+          resource_version_reached(observed_unit.metadata.resource_version, u.pending_written_rv)) {
         u.pending_status.reset();  // the write is visible: the object is the basis again
         u.pending_written_rv.clear();
       }
-      if (u.landed_status && resource_version_reached(unit.metadata.resource_version, u.landed_rv)) {
+      if (u.landed_status && resource_version_reached(observed_unit.metadata.resource_version, u.landed_rv)) {
         u.landed_status.reset();
         u.landed_rv.clear();
       }
-      if (was_active && !unit.spec.active.value_or(true) && !is_terminal(effective_phase(unit.status.phase))) {
+      if (was_active && !observed_unit.spec.active.value_or(true) &&
+          !is_terminal(effective_phase(observed_unit.status.phase))) {
         u.deactivation_due = true;
       }
-      if (unit.spec.active.value_or(true)) u.deactivation_due = false;
+      if (observed_unit.spec.active.value_or(true)) u.deactivation_due = false;
       refresh_unit(key, spec_changed);
       return;
     }

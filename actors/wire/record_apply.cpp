@@ -29,7 +29,10 @@ Result<Effect> decode_watch(wire::Watch::Reader watch) {
   }
   auto object = schema::read_watched_object(watch.getObject());
   if (!object.ok()) return object.error();
-  return Effect([object = std::move(object).value(), deleted](Scheduler& s) { s.apply_object(object, deleted); });
+  // An effect runs once: the decoded object moves into the state.
+  return Effect([object = std::move(object).value(), deleted](Scheduler& s) mutable {
+    s.apply_object(std::move(object), deleted);
+  });
 }
 
 Result<Effect> decode_role(wire::Role::Reader role) {
