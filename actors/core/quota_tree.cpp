@@ -198,6 +198,9 @@ void QuotaTree::reindex() {
   }
 }
 
+// Like `recharge`, this adds and subtracts saturating amounts: a Used that reached 2^63-1 does not
+// come back to the exact sum when a charge leaves (only for amounts no cluster holds; the result
+// is still deterministic, so replay and restore agree with the live state).
 void QuotaTree::move_charges(const std::vector<std::string>& labels, bool add) {
   for (const auto& label : labels) {
     const auto used = self_used_.find(label);
