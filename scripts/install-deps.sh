@@ -6,7 +6,7 @@
 set -euo pipefail
 
 build_pkgs=(
-  cmake g++ gcc pkgconf ninja-build ccache clang-format
+  cmake g++ gcc pkgconf ninja-build ccache lld clang-format
   libcaf-dev librocksdb-dev capnproto libcapnp-dev prometheus-cpp-dev
   libboost-dev libboost-system-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev

@@ -25,5 +25,6 @@ foreach(src ${KOORDQ_FUZZ_TARGETS})
     add_test(NAME ${name}_fuzz_corpus
       COMMAND ${name}_fuzz_corpus_test ${CMAKE_CURRENT_LIST_DIR}/corpus/${name})
     set_tests_properties(${name}_fuzz_corpus PROPERTIES LABELS unit TIMEOUT 600)
+    add_dependencies(koordq_unit_tests ${name}_fuzz_corpus_test)
   endif()
 endforeach()
