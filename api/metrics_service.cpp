@@ -1,9 +1,5 @@
 #include "api/metrics_service.hpp"
 
-#include <algorithm>
-
-#include <prometheus/text_serializer.h>
-
 #include "api/kube_status.hpp"
 #include "api/metric_family_builder.hpp"
 #include "api/process_stats.hpp"
@@ -76,32 +72,7 @@ std::string MetricsService::render() {
   families.push_back(single("koordq_last_applied_sequence", "Sequence of the last record applied to the live state.",
                             MetricType::Gauge, static_cast<double>(applied)));
   families.push_back(single("koordq_leader", "1 while this replica leads, else 0.", MetricType::Gauge, leader ? 1 : 0));
-  std::sort(families.begin(), families.end(),
-            [](const prometheus::MetricFamily& a, const prometheus::MetricFamily& b) { return a.name < b.name; });
-  std::sort(written.begin(), written.end(),
-            [](const WrittenFamily& a, const WrittenFamily& b) { return a.name < b.name; });
-
-  std::string out;
-  out.reserve(queueing.size() + 16384);
-  std::vector<prometheus::MetricFamily> run;  // families of prometheus-cpp before the next written one
-  auto flush = [&] {
-    if (run.empty()) return;
-    out += prometheus::TextSerializer().Serialize(run);
-    run.clear();
-  };
-  auto next = written.begin();
-  for (prometheus::MetricFamily& family : families) {
-    for (; next != written.end() && next->name < family.name; ++next) {
-      flush();
-      out.append(queueing, next->begin, next->end - next->begin);
-    }
-    run.push_back(std::move(family));
-  }
-  flush();
-  for (; next != written.end(); ++next) {
-    out.append(queueing, next->begin, next->end - next->begin);
-  }
-  return out;
+  return merged_exposition(std::move(written), queueing, std::move(families));
 }
 
 HttpResponse MetricsService::handle(const HttpRequest& request, const PeerIdentity&) {

@@ -1,7 +1,10 @@
 #include "api/queueing_metrics.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <unordered_map>
+
+#include <prometheus/text_serializer.h>
 
 #include "api/exposition_writer.hpp"
 #include "api/metric_family_builder.hpp"
@@ -322,6 +325,36 @@ std::vector<WrittenFamily> write_queueing_families(const actors::Scheduler& s, S
   TextSink sink(out);
   project(s, memory, sink);
   return std::move(sink.written);
+}
+
+std::string merged_exposition(std::vector<WrittenFamily> written, const std::string& text,
+                              std::vector<prometheus::MetricFamily> families) {
+  std::sort(families.begin(), families.end(),
+            [](const prometheus::MetricFamily& a, const prometheus::MetricFamily& b) { return a.name < b.name; });
+  std::sort(written.begin(), written.end(),
+            [](const WrittenFamily& a, const WrittenFamily& b) { return a.name < b.name; });
+
+  std::string out;
+  out.reserve(text.size() + 16384);
+  std::vector<prometheus::MetricFamily> run;  // families of prometheus-cpp before the next written one
+  auto flush = [&] {
+    if (run.empty()) return;
+    out += prometheus::TextSerializer().Serialize(run);
+    run.clear();
+  };
+  auto next = written.begin();
+  for (prometheus::MetricFamily& family : families) {
+    for (; next != written.end() && next->name < family.name; ++next) {
+      flush();
+      out.append(text, next->begin, next->end - next->begin);
+    }
+    run.push_back(std::move(family));
+  }
+  flush();
+  for (; next != written.end(); ++next) {
+    out.append(text, next->begin, next->end - next->begin);
+  }
+  return out;
 }
 
 }  // namespace koordq::api

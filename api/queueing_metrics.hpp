@@ -44,6 +44,11 @@ struct WrittenFamily {
 // `queueing_families` for the same state and memory.
 std::vector<WrittenFamily> write_queueing_families(const actors::Scheduler& s, SeriesMemory& memory, std::string& out);
 
+// One exposition sorted by family name: the written families (their lines in `text`) merged with
+// `families`, which prometheus-cpp's TextSerializer writes.
+std::string merged_exposition(std::vector<WrittenFamily> written, const std::string& text,
+                              std::vector<prometheus::MetricFamily> families);
+
 // job_scheduling_e2e_latency, served by every replica (empty on a follower, which decides nothing).
 prometheus::MetricFamily e2e_latency_family(const actors::Scheduler& s);
 

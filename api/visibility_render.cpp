@@ -146,18 +146,21 @@ std::string render_summary(const Scheduler& s, uint64_t revision, const actors::
   size_t waiting_total = 0;
   const size_t first = static_cast<size_t>(page.offset);
   const size_t last = first + static_cast<size_t>(page.limit);
-  if (queue != nullptr) {
-    const bool filtered = filter.phases || filter.queue;
+  if (queue != nullptr && !filter.phases && !filter.queue) {
+    // Unfiltered: the count is the queue's, and only the page's entries are walked to.
+    waiting_total = queue->waiting.size();
+    auto key = queue->waiting.begin();
+    std::advance(key, std::min(first, waiting_total));
+    for (size_t position = first; position < std::min(last, waiting_total); ++position, ++key) {
+      const auto it = s.units().find(key->full_name);
+      if (it != s.units().end()) waiting.push_back({&it->second, static_cast<int64_t>(position)});
+    }
+  } else if (queue != nullptr) {
     int64_t position = 0;
     for (const auto& key : queue->waiting) {
-      const bool on_page = waiting_total >= first && waiting_total < last;
-      if (filtered || on_page) {
-        const auto it = s.units().find(key.full_name);
-        if (it != s.units().end() && (!filtered || passes(it->second, filter))) {
-          if (on_page) waiting.push_back({&it->second, position});
-          ++waiting_total;
-        }
-      } else {
+      const auto it = s.units().find(key.full_name);
+      if (it != s.units().end() && passes(it->second, filter)) {
+        if (waiting_total >= first && waiting_total < last) waiting.push_back({&it->second, position});
         ++waiting_total;
       }
       ++position;

@@ -163,6 +163,11 @@ HttpResponse VisibilityService::route(const HttpRequest& request, const std::str
                            queues ? "queue.scheduling.x-k8s.io \"" + name + "\" not found"
                                   : "elasticquota.scheduling.sigs.k8s.io \"" + name + "\" not found"};
   const std::string key = cache_key(target);
+  if (!at.time_travel() && context_.live_revision) {
+    if (const std::optional<uint64_t> live = context_.live_revision()) {
+      if (auto cached = cache_.find(*live, key)) return json_response(*cached);
+    }
+  }
   std::shared_ptr<const std::string> body;
   bool missing = false;
   auto error = context_.time_travel->read(at, [&](const actors::Scheduler& s, uint64_t revision) {

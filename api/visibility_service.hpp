@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "api/http_server.hpp"
@@ -18,6 +19,9 @@ struct VisibilityContext {
   TimeTravel* time_travel = nullptr;
   std::shared_ptr<TlsMaterial> tls;
   std::function<int64_t()> now;  // wall clock, or the simulator's virtual time
+  // The revision the live state is at, without asking for the state (nullopt: no live state);
+  // an answer already rendered at it is served from the cache straight away.
+  std::function<std::optional<uint64_t>()> live_revision;
   std::string journal_uuid;
 };
 

@@ -1,6 +1,5 @@
 #include "base/rfc3339.hpp"
 
-#include <cstdio>
 #include <limits>
 
 namespace koordq::base {
@@ -92,13 +91,34 @@ std::string format(int64_t unix_nanos, bool millis) {
   civil_from_days(days, y, m, d);
   char buf[48];
   const int h = static_cast<int>(sod / 3600), mi = static_cast<int>(sod / 60 % 60), s = static_cast<int>(sod % 60);
+  // Digit by digit (snprintf costs more than the rest of a summary item); int64 nanoseconds span
+  // the years 1677 to 2262, always four digits.
+  const auto two = [](char* at, unsigned v) {
+    at[0] = static_cast<char>('0' + v / 10);
+    at[1] = static_cast<char>('0' + v % 10);
+  };
+  two(buf, static_cast<unsigned>(y / 100));
+  two(buf + 2, static_cast<unsigned>(y % 100));
+  buf[4] = '-';
+  two(buf + 5, m);
+  buf[7] = '-';
+  two(buf + 8, d);
+  buf[10] = 'T';
+  two(buf + 11, static_cast<unsigned>(h));
+  buf[13] = ':';
+  two(buf + 14, static_cast<unsigned>(mi));
+  buf[16] = ':';
+  two(buf + 17, static_cast<unsigned>(s));
+  size_t n = 19;
   if (millis) {
-    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02d:%02d:%02d.%03dZ", static_cast<long long>(y), m, d, h, mi, s,
-                  static_cast<int>(rem / 1'000'000));
-  } else {
-    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02d:%02d:%02dZ", static_cast<long long>(y), m, d, h, mi, s);
+    const auto ms = static_cast<unsigned>(rem / 1'000'000);
+    buf[n++] = '.';
+    buf[n++] = static_cast<char>('0' + ms / 100);
+    two(buf + n, ms % 100);
+    n += 2;
   }
-  return buf;
+  buf[n++] = 'Z';
+  return std::string(buf, n);
 }
 
 }  // namespace

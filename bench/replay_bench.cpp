@@ -1,14 +1,22 @@
 // `koordq replay` throughput (BENCHMARKS.md, Replay): a full replay (every record folded from
 // seq 1, no snapshot) and a full --verify, next to a raw scan of the same journal through the
 // JournalReader cursor (read + parse every record, touch its kind), in the same run.
+// And time travel (behaviour.md §18): the state at random revisions rebuilt from the newest
+// snapshot before each, as an `asOf` miss does, with its latency percentiles, next to the raw scan
+// of the same records after the same snapshots.
 // The journal is KOORDQ_BENCH_REPLAY_JOURNAL (scripts/bench-replay.sh makes one).
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
+#include "actors/wire/state_restore.hpp"
 #include "journal/journal_reader.hpp"
 #include "replay/replay.hpp"
 
@@ -72,10 +80,79 @@ void BM_FullVerify(benchmark::State& state) {
   state.counters["rounds"] = static_cast<double>(rounds);
 }
 
+// The same revisions for both time-travel rows: uniform over the journal, a fixed seed.
+const std::vector<uint64_t>& travel_targets() {
+  static const std::vector<uint64_t> targets = [] {
+    std::mt19937_64 rng(42);
+    const uint64_t first = reader().first_seq(), last = reader().last_seq();
+    std::uniform_int_distribution<uint64_t> pick(first, last);
+    std::vector<uint64_t> out(200);
+    for (uint64_t& t : out) t = pick(rng);
+    return out;
+  }();
+  return targets;
+}
+
+void report_percentiles(benchmark::State& state, std::vector<double> millis) {
+  std::sort(millis.begin(), millis.end());
+  const auto at = [&](double q) { return millis[std::min(millis.size() - 1, static_cast<size_t>(q * millis.size()))]; };
+  state.counters["p50_ms"] = at(0.50);
+  state.counters["p90_ms"] = at(0.90);
+  state.counters["p99_ms"] = at(0.99);
+  state.counters["max_ms"] = millis.back();
+}
+
+// restore_state at each target: the snapshot decoded, the records after it folded.
+void BM_TimeTravelRestore(benchmark::State& state) {
+  std::vector<double> millis;
+  uint64_t folded = 0;
+  for (auto _ : state) {
+    for (uint64_t target : travel_targets()) {
+      const auto started = std::chrono::steady_clock::now();
+      auto restored = actors::restore_state(reader(), target, {});
+      if (!restored.ok()) throw std::runtime_error(restored.message());
+      millis.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+      folded += restored->applied_records;
+      benchmark::DoNotOptimize(restored->scheduler.units().size());
+    }
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(folded));
+  state.counters["records_after_snapshot"] = static_cast<double>(folded) / static_cast<double>(millis.size());
+  report_percentiles(state, std::move(millis));
+}
+
+// The raw read of the records each restore folds (after the same snapshot, up to the target).
+void BM_TimeTravelRawScan(benchmark::State& state) {
+  std::vector<double> millis;
+  std::vector<uint64_t> from;
+  for (uint64_t target : travel_targets()) {
+    auto snapshot = actors::newest_snapshot(reader(), target);
+    from.push_back(snapshot ? snapshot->seq + 1 : reader().first_seq());
+  }
+  for (auto _ : state) {
+    for (size_t i = 0; i < from.size(); ++i) {
+      const auto started = std::chrono::steady_clock::now();
+      auto cursor = reader().cursor(from[i]);
+      uint64_t touched = 0;
+      for (;;) {
+        auto next = cursor.next();
+        if (!next.ok()) throw std::runtime_error(next.message());
+        if (!next->has_value() || (**next).seq() > travel_targets()[i]) break;
+        touched += static_cast<uint64_t>((**next).kind());
+      }
+      benchmark::DoNotOptimize(touched);
+      millis.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+    }
+  }
+  report_percentiles(state, std::move(millis));
+}
+
 // Interleaved, so that load from other processes hits every side alike.
 BENCHMARK(BM_RawCursorScan)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_FullReplay)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_FullVerify)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_TimeTravelRawScan)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_TimeTravelRestore)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 }  // namespace
 }  // namespace koordq::bench

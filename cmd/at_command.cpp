@@ -6,8 +6,6 @@
 #include <chrono>
 #include <cstdio>
 
-#include <prometheus/text_serializer.h>
-
 #include "api/debug_render.hpp"
 #include "api/queueing_metrics.hpp"
 #include "api/visibility_render.hpp"
@@ -62,11 +60,9 @@ api::UnitFilter unit_filter(const AtOptions& o) {
 // the metrics server sorts them.
 std::string render_metrics(const actors::Scheduler& s) {
   api::SeriesMemory memory;
-  std::vector<prometheus::MetricFamily> families = api::queueing_families(s, memory);
-  families.push_back(api::e2e_latency_family(s));
-  std::sort(families.begin(), families.end(),
-            [](const prometheus::MetricFamily& a, const prometheus::MetricFamily& b) { return a.name < b.name; });
-  return prometheus::TextSerializer().Serialize(families);
+  std::string text;
+  std::vector<api::WrittenFamily> written = api::write_queueing_families(s, memory, text);
+  return api::merged_exposition(std::move(written), text, {api::e2e_latency_family(s)});
 }
 
 struct Answer {

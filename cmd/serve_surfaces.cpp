@@ -177,6 +177,12 @@ void ServeSurfaces::read_live(const api::StateRead& read) {
   engine->read_state(read);
 }
 
+std::optional<uint64_t> ServeSurfaces::live_revision() {
+  std::lock_guard lock(mu_);
+  if (engine_ == nullptr) return std::nullopt;
+  return engine_->applied_seq();
+}
+
 Status ServeSurfaces::attach(journal::Journal& journal, actors::runtime::DecisionEngine& engine, bool leader) {
   {
     std::lock_guard lock(mu_);
@@ -307,6 +313,7 @@ Status ServeSurfaces::start_visibility() {
   context.time_travel = time_travel_.get();
   context.tls = tls_;
   context.now = now_;
+  context.live_revision = [this] { return live_revision(); };
   {
     std::lock_guard lock(mu_);
     context.journal_uuid = journal_ != nullptr ? journal_->uuid() : std::string();

@@ -58,6 +58,7 @@ class ServeSurfaces {
  private:
   explicit ServeSurfaces(const ServeOptions& options, std::function<int64_t()> now);
   void read_live(const api::StateRead& read);
+  std::optional<uint64_t> live_revision();
   Status start_visibility();
   Status listen_failed(const std::string& message);
   void watch_tls_files();

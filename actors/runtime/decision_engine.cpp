@@ -50,7 +50,7 @@ Status DecisionEngine::apply(std::vector<journal::StoredRecord> records) {
                 RecordBatch{std::make_shared<const std::vector<journal::StoredRecord>>(std::move(records))})
       .receive(
           [&](ApplyReport& report) {
-            applied_seq_ = report.applied_seq;
+            applied_seq_.store(report.applied_seq, std::memory_order_release);
             next_deadline_.reset();
             if (report.error) failure = make_error(*report.error);
           },

@@ -5,6 +5,7 @@
 // the same rounds (design.md §3).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -42,7 +43,10 @@ class DecisionEngine {
   // One decide round on the current state.
   Result<std::vector<Decision>> decide();
 
-  uint64_t applied_seq() const { return applied_seq_; }
+  // The seq the router's state is applied up to, as of the last apply that returned; safe to read
+  // from any thread (the API servers check their response caches against it before asking the
+  // router for the state).
+  uint64_t applied_seq() const { return applied_seq_.load(std::memory_order_acquire); }
   // The earliest time a round could decide something it cannot decide now, as of the last apply
   // (computed once per applied state, on first use).
   std::optional<int64_t> next_deadline();
@@ -57,7 +61,7 @@ class DecisionEngine {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   size_t threads_;
-  uint64_t applied_seq_;
+  std::atomic<uint64_t> applied_seq_;
   std::optional<std::optional<int64_t>> next_deadline_;  // outer nullopt: not computed yet
 };
 

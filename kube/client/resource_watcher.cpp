@@ -222,10 +222,14 @@ struct ResourceWatcher::Impl {
       owner.stats_.lists.fetch_add(1);
       owner.sink_.on_relist(owner.resource_, std::move(*snapshot));
       for (;;) {
+        const std::string resumed_from = resource_version;
         WatchEnd end = watch(resource_version);
         if (end == WatchEnd::kStopped) return;
         if (end == WatchEnd::kExpired) break;
         if (end == WatchEnd::kFailed) {
+          // A watch that moved the resourceVersion on was working: the count in a row starts over,
+          // so a connection cut now and then never grows the wait to the maximum.
+          if (resource_version != resumed_from) failures = 0;
           back_off();
         } else {
           failures = 0;

@@ -6,3 +6,4 @@ koordq_gtest(api_time_travel_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_tim
 koordq_gtest(api_journal_stream_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_journal_stream_test.cpp LIBS koordq_api)
 koordq_gtest(api_auth_configmap_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_auth_configmap_test.cpp LIBS koordq_api)
 koordq_gtest(api_exposition_writer_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_exposition_writer_test.cpp LIBS koordq_api)
+koordq_gtest(api_visibility_cache_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_visibility_cache_test.cpp LIBS koordq_api)

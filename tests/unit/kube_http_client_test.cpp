@@ -422,6 +422,32 @@ TEST(ResourceWatcher, a_stream_cut_inside_an_http_chunk_drops_the_partial_event)
   EXPECT_THAT(sink.problems()[0], HasSubstr("watch stream ended mid-event (20 bytes"));
 }
 
+// Ten watches in a row each deliver an event and are then cut. Counted as failures in a row, the
+// backoff before the tenth would have doubled to 200 ms × 2^8 (at least 51 s of waiting in all);
+// since each made progress, each waits the base backoff (at most 200 ms).
+TEST(ResourceWatcher, a_watch_that_delivered_events_before_it_failed_retries_after_the_base_backoff) {
+  ScriptedHttpServer server;
+  server.script({{list_page({}, "10")}});
+  for (int i = 0; i < 10; ++i) {
+    const std::string rv = std::to_string(11 + i);
+    server.script({{chunked_header(), chunk(event_line(schema::WatchEventType::kAdded, "u" + rv, rv)),
+                    chunk(event_line(schema::WatchEventType::kAdded, "next", "99").substr(0, 20))},
+                   true});
+  }
+  auto client = client_for(server);
+  RecordingSink sink;
+  WatcherOptions options = watcher_options();
+  options.backoff_base = 200ms;
+  options.backoff_max = 60s;
+  ResourceWatcher watcher(*client, queue_units_resource(), sink, options);
+  watcher.start();
+  ASSERT_TRUE(sink.wait_for(11)) << "the backoff grew although every watch delivered an event; lines: "
+                                 << sink.lines().size();
+  watcher.stop();
+  EXPECT_EQ(sink.lines().back(), "ADDED u20 20");
+  EXPECT_EQ(targets(server)[10], kWatch + "19");
+}
+
 TEST(ResourceWatcher, the_stall_limit_is_timeout_seconds_plus_a_tenth_within_the_grace_bounds) {
   const WatcherOptions o;
   EXPECT_EQ(watch_stall_limit(300s, o), 330s);

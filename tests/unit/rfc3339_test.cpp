@@ -1,5 +1,9 @@
 #include "base/rfc3339.hpp"
 
+#include <cstdio>
+#include <ctime>
+#include <random>
+
 #include <gtest/gtest.h>
 
 namespace koordq::base {
@@ -64,6 +68,26 @@ TEST(Rfc3339, formatting_then_parsing_millis_is_identity_on_whole_milliseconds) 
     auto back = parse_rfc3339(format_rfc3339_millis(ns));
     ASSERT_TRUE(back.ok()) << back.message();
     EXPECT_EQ(*back, ns);
+  }
+}
+
+// The C library's calendar as the reference, over every year int64 nanoseconds reach (1677 to 2262).
+TEST(Rfc3339, formatting_agrees_with_gmtime_across_four_digit_years) {
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int64_t> seconds(-9'223'372'035LL, 9'223'372'035LL);
+  for (int i = 0; i < 20000; ++i) {
+    const int64_t secs = seconds(rng);
+    const int64_t ms = static_cast<int64_t>(rng() % 1000);
+    const auto t = static_cast<time_t>(secs);
+    std::tm tm{};
+    ASSERT_NE(gmtime_r(&t, &tm), nullptr);
+    char want[64];
+    std::snprintf(want, sizeof want, "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                  tm.tm_hour, tm.tm_min, tm.tm_sec);
+    char want_ms[80];
+    std::snprintf(want_ms, sizeof want_ms, "%s.%03dZ", want, static_cast<int>(ms));
+    EXPECT_EQ(format_rfc3339_seconds(secs * kSecond + ms * 1'000'000), std::string(want) + "Z");
+    ASSERT_EQ(format_rfc3339_millis(secs * kSecond + ms * 1'000'000), want_ms);
   }
 }
 

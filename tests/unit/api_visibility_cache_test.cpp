@@ -1,0 +1,117 @@
+// The visibility API's response cache (behaviour.md §18): an answer of the live state is rendered
+// once per revision; while the live revision stays where it is, the same request is answered from
+// the cache without asking for the state, and a new revision is rendered again.
+#include <optional>
+
+#include <gtest/gtest.h>
+
+#include "api/tls_material.hpp"
+#include "api/visibility_service.hpp"
+#include "journal/journal.hpp"
+#include "journal/record_clock.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace koordq::testing {
+namespace {
+
+namespace http = boost::beast::http;
+
+constexpr char kQueues[] = "/apis/visibility.koord-queue.x-k8s.io/v1alpha1/queues";
+
+class VisibilityCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    journal::JournalOptions options;
+    options.dir = dir_.path();
+    options.new_uuid = "00000000-0000-4000-8000-000000000001";
+    options.clock = &clock_;
+    auto opened = journal::Journal::open(options);
+    ASSERT_TRUE(opened.ok()) << opened.message();
+    journal_ = std::move(opened).value();
+
+    auto ca = api::generate_certificate({.common_name = "front-proxy-ca", .ca = true});
+    ASSERT_TRUE(ca.ok()) << ca.message();
+    auto serving = api::generate_certificate({.common_name = "koordq", .hosts = {"127.0.0.1"}}, &*ca);
+    ASSERT_TRUE(serving.ok()) << serving.message();
+    auto tls = api::TlsMaterial::load({}, *serving);
+    ASSERT_TRUE(tls.ok()) << tls.message();
+    ASSERT_TRUE((*tls)->set_client_auth({.ca_pem = ca->certificate_pem}).ok());
+
+    time_travel_ = std::make_unique<api::TimeTravel>(api::TimeTravelOptions{}, journal_->reader(),
+                                                     [this](const api::StateRead& read) {
+                                                       ++state_reads_;
+                                                       read(state_, revision_);
+                                                     });
+    api::VisibilityContext context;
+    context.time_travel = time_travel_.get();
+    context.tls = *tls;
+    context.now = [] { return int64_t{1'776'000'000'000'000'000}; };
+    context.live_revision = [this] { return live_revision_; };
+    service_ = std::make_unique<api::VisibilityService>(std::move(context));
+  }
+
+  api::HttpResponse get(const std::string& target) {
+    api::HttpRequest request(http::verb::get, target, 11);
+    api::PeerIdentity peer;
+    peer.tls = peer.certificate_presented = peer.certificate_verified = true;
+    peer.common_name = "front-proxy-client";
+    return service_->handle(request, peer);
+  }
+
+  void advance_to(uint64_t revision) {
+    revision_ = revision;
+    live_revision_ = revision;
+  }
+
+  TempDir dir_;
+  int64_t now_ = 1'776'000'000'000'000'000;
+  journal::RecordClock clock_{[this] { return now_; }, [this] { return now_; }};
+  std::unique_ptr<journal::Journal> journal_;
+  std::unique_ptr<api::TimeTravel> time_travel_;
+  std::unique_ptr<api::VisibilityService> service_;
+  actors::Scheduler state_;
+  uint64_t revision_ = 7;
+  std::optional<uint64_t> live_revision_ = 7;
+  int state_reads_ = 0;
+};
+
+TEST_F(VisibilityCacheTest, the_same_request_at_the_same_live_revision_is_answered_without_reading_the_state) {
+  const api::HttpResponse first = get(kQueues);
+  ASSERT_EQ(first.result_int(), 200) << first.body();
+  EXPECT_NE(first.body().find("\"resourceVersion\":\"7\""), std::string::npos) << first.body();
+  EXPECT_EQ(state_reads_, 1);
+
+  const api::HttpResponse again = get(kQueues);
+  EXPECT_EQ(again.result_int(), 200);
+  EXPECT_EQ(again.body(), first.body());
+  EXPECT_EQ(again[http::field::content_type], first[http::field::content_type]);
+  EXPECT_EQ(state_reads_, 1);
+
+  // Other parameters are another answer.
+  EXPECT_EQ(get(std::string(kQueues) + "?limit=1").result_int(), 200);
+  EXPECT_EQ(state_reads_, 2);
+}
+
+TEST_F(VisibilityCacheTest, a_new_live_revision_is_rendered_again) {
+  ASSERT_EQ(get(kQueues).result_int(), 200);
+  advance_to(8);
+  const api::HttpResponse next = get(kQueues);
+  EXPECT_EQ(state_reads_, 2);
+  EXPECT_NE(next.body().find("\"resourceVersion\":\"8\""), std::string::npos) << next.body();
+}
+
+// A live revision behind the state (the router applied more than the engine has reported yet)
+// still answers the state's own revision once the cache has nothing at the reported one.
+TEST_F(VisibilityCacheTest, without_a_cached_answer_at_the_live_revision_the_state_is_read) {
+  revision_ = 9;  // the state is ahead of the reported revision 7
+  const api::HttpResponse answer = get(kQueues);
+  EXPECT_EQ(state_reads_, 1);
+  EXPECT_NE(answer.body().find("\"resourceVersion\":\"9\""), std::string::npos) << answer.body();
+  live_revision_ = std::nullopt;  // no live state reported: every request reads it
+  get(kQueues);
+  get(kQueues);
+  EXPECT_EQ(state_reads_, 3);
+}
+
+}  // namespace
+}  // namespace koordq::testing
