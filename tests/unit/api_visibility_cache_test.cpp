@@ -29,13 +29,21 @@ class VisibilityCacheTest : public ::testing::Test {
     ASSERT_TRUE(opened.ok()) << opened.message();
     journal_ = std::move(opened).value();
 
-    auto ca = api::generate_certificate({.common_name = "front-proxy-ca", .ca = true});
+    api::CertificateRequest ca_request;
+    ca_request.common_name = "front-proxy-ca";
+    ca_request.ca = true;
+    auto ca = api::generate_certificate(ca_request);
     ASSERT_TRUE(ca.ok()) << ca.message();
-    auto serving = api::generate_certificate({.common_name = "koordq", .hosts = {"127.0.0.1"}}, &*ca);
+    api::CertificateRequest serving_request;
+    serving_request.common_name = "koordq";
+    serving_request.hosts = {"127.0.0.1"};
+    auto serving = api::generate_certificate(serving_request, &*ca);
     ASSERT_TRUE(serving.ok()) << serving.message();
     auto tls = api::TlsMaterial::load({}, *serving);
     ASSERT_TRUE(tls.ok()) << tls.message();
-    ASSERT_TRUE((*tls)->set_client_auth({.ca_pem = ca->certificate_pem}).ok());
+    api::ClientAuthConfig client_auth;
+    client_auth.ca_pem = ca->certificate_pem;
+    ASSERT_TRUE((*tls)->set_client_auth(client_auth).ok());
 
     time_travel_ = std::make_unique<api::TimeTravel>(api::TimeTravelOptions{}, journal_->reader(),
                                                      [this](const api::StateRead& read) {
