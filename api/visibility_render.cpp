@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "api/json_out.hpp"
@@ -56,19 +57,36 @@ void phase_counts(JsonOut& out, const std::map<std::string, int64_t>& counts) {
   out.end_object();
 }
 
+// Calls `f` with the state of each of `members` (unit keys) in key order. A queue holding a good
+// part of all units walks the unit map alongside its members (one step each) instead of searching
+// the map for every member (a tree descent of string comparisons each).
+template <class F>
+void for_each_member(const Scheduler& s, const std::set<std::string>& members, F&& f) {
+  const auto& units = s.units();
+  if (members.size() * 16 < units.size()) {
+    for (const std::string& key : members) {
+      if (const auto it = units.find(key); it != units.end()) f(it->second);
+    }
+    return;
+  }
+  auto it = units.begin();
+  for (const std::string& key : members) {
+    while (it != units.end() && it->first < key) ++it;
+    if (it == units.end()) return;
+    if (it->first == key) f(it->second);
+  }
+}
+
 // A queue's summary: a list item, or with `revision` the single-object answer.
 void queue_item(JsonOut& out, const Scheduler& s, const actors::QueueState& q,
                 std::optional<uint64_t> revision = std::nullopt) {
   std::map<std::string, int64_t> counts;
   int64_t active = 0, backoff = 0, assumed = 0;
-  for (const std::string& key : q.members) {
-    const auto it = s.units().find(key);
-    if (it == s.units().end()) continue;
-    const UnitState& u = it->second;
+  for_each_member(s, q.members, [&](const UnitState& u) {
     ++counts[actors::phase_name(u.phase)];
     if (u.waiting) ++(s.is_active(u) ? active : backoff);
     if (u.assumed) ++assumed;
-  }
+  });
   begin_single(out, revision, "Queue");
   object_metadata(out, q.object.metadata, revision);
   out.field("policy", q.object.spec.queue_policy.empty() ? std::string_view("Priority")
@@ -209,13 +227,10 @@ std::optional<std::string> render_queue_units(const Scheduler& s, uint64_t revis
   // Every member waiting: nothing else to look up (a deep queue is mostly waiting units).
   static const std::set<std::string> kNone;
   const bool all_waiting = it->second.members.size() == it->second.waiting.size();
-  for (const std::string& key : all_waiting ? kNone : it->second.members) {
-    const auto u = s.units().find(key);
-    if (u == s.units().end() || u->second.waiting) continue;
+  for_each_member(s, all_waiting ? kNone : it->second.members, [&](const UnitState& u) {
     // Without a phase filter the queue shows what it holds: its waiting and assumed units.
-    if (!filter.phases && !u->second.assumed) continue;
-    others.push_back(&u->second);
-  }
+    if (!u.waiting && (filter.phases || u.assumed)) others.push_back(&u);
+  });
   return render_summary(s, revision, &it->second, std::move(others), filter, page);
 }
 

@@ -18,8 +18,15 @@
 namespace koordq::bench {
 namespace {
 
+// 10k waiting units and one that has finished: not every member waits, as in a live queue.
 const actors::Scheduler& one_deep_queue() {
-  static const actors::Scheduler s = build_scheduler({1, 1, 10'000});
+  static const actors::Scheduler s = [] {
+    actors::Scheduler built = build_scheduler({1, 1, 10'000});
+    schema::QueueUnit done = make_unit(10'000, leaf_name({1, 1, 10'000}, 0));
+    done.status.phase = "Succeed";
+    built.apply_object(schema::WatchedObject(done), false);
+    return built;
+  }();
   return s;
 }
 
