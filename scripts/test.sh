@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # koordq's whole test suite, from a fresh Debian 12 machine with only git and this repository:
 #   1. installs every missing Debian package (scripts/install-deps.sh, needs root);
-#   2. builds with ASan+UBSan (-O0: it compiles in about half the time of -O1, which is more
+#   2. builds with ASan+UBSan (-O0: it compiles in about two thirds of the time of -O1, which is more
 #      than the tests lose running slower) what the unit and property tests need (target
 #      koordq_unit_tests) and runs them there;
 #   3. builds RelWithDebInfo (everything: binary, tests, benchmarks) and runs every test

@@ -13,6 +13,7 @@
 #include "journal/watch_record.hpp"
 #include "tests/support/scheduler_fixture.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_journal.hpp"
 
 namespace koordq::testing {
 namespace {
@@ -38,11 +39,7 @@ class CollectingWriter : public api::StreamWriter {
 class JournalStreamTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    journal::JournalOptions options;
-    options.dir = dir_.path();
-    options.new_uuid = "00000000-0000-4000-8000-000000000002";
-    options.clock = &clock_;
-    journal_ = std::move(journal::Journal::open(options)).value();
+    journal_ = open_test_journal(dir_.path(), clock_, "00000000-0000-4000-8000-000000000002");
     watch(quota("team-a", "", {{"cpu", "4"}}));         // 1
     watch(queue("team-a"));                             // 2
     watch(unit("job1", "team-a", "1"));                 // 3

@@ -14,6 +14,7 @@
 #include "journal/watch_record.hpp"
 #include "tests/support/scheduler_fixture.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_journal.hpp"
 
 namespace koordq::testing {
 namespace {
@@ -23,13 +24,7 @@ class TimeTravelTest : public ::testing::Test {
   static constexpr int64_t kT0 = 1'776'000'000 * kSec;
 
   void SetUp() override {
-    journal::JournalOptions options;
-    options.dir = dir_.path();
-    options.new_uuid = "00000000-0000-4000-8000-000000000001";
-    options.clock = &clock_;
-    auto opened = journal::Journal::open(options);
-    ASSERT_TRUE(opened.ok()) << opened.message();
-    journal_ = std::move(opened).value();
+    journal_ = open_test_journal(dir_.path(), clock_);
     // Five records, one second apart: a quota, a queue, three units.
     append(quota("team-a", "", {{"cpu", "4"}}), kT0);
     append(queue("team-a"), kT0 + kSec);

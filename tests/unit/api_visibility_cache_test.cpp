@@ -10,6 +10,7 @@
 #include "journal/journal.hpp"
 #include "journal/record_clock.hpp"
 #include "tests/support/temp_dir.hpp"
+#include "tests/support/test_journal.hpp"
 
 namespace koordq::testing {
 namespace {
@@ -21,13 +22,7 @@ constexpr char kQueues[] = "/apis/visibility.koord-queue.x-k8s.io/v1alpha1/queue
 class VisibilityCacheTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    journal::JournalOptions options;
-    options.dir = dir_.path();
-    options.new_uuid = "00000000-0000-4000-8000-000000000001";
-    options.clock = &clock_;
-    auto opened = journal::Journal::open(options);
-    ASSERT_TRUE(opened.ok()) << opened.message();
-    journal_ = std::move(opened).value();
+    journal_ = open_test_journal(dir_.path(), clock_);
 
     api::CertificateRequest ca_request;
     ca_request.common_name = "front-proxy-ca";
