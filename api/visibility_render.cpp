@@ -224,12 +224,9 @@ std::optional<std::string> render_queue_units(const Scheduler& s, uint64_t revis
   const auto it = s.queues().find(queue);
   if (it == s.queues().end()) return std::nullopt;
   std::vector<const UnitState*> others;
-  // Every member waiting: nothing else to look up (a deep queue is mostly waiting units).
-  static const std::set<std::string> kNone;
-  const bool all_waiting = it->second.members.size() == it->second.waiting.size();
-  for_each_member(s, all_waiting ? kNone : it->second.members, [&](const UnitState& u) {
+  for_each_member(s, it->second.not_waiting, [&](const UnitState& u) {
     // Without a phase filter the queue shows what it holds: its waiting and assumed units.
-    if (!u.waiting && (filter.phases || u.assumed)) others.push_back(&u);
+    if (filter.phases || u.assumed) others.push_back(&u);
   });
   return render_summary(s, revision, &it->second, std::move(others), filter, page);
 }

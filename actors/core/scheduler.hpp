@@ -114,6 +114,9 @@ struct QueueState {
   // Derived, not snapshotted (rebuilt on restore): the members a round may have unit
   // housekeeping for (`may_have_housekeeping`); a round visits these and the victims only.
   std::set<std::string> housekeeping;
+  // Derived like `housekeeping`: the members that do not wait (running, finished, assumed…), so
+  // that a visibility page reaches them without walking every member.
+  std::set<std::string> not_waiting;
   // Derived like `housekeeping`: this queue's entry in Scheduler::queue_timers().
   std::optional<int64_t> timer;
 };

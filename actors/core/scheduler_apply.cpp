@@ -289,14 +289,22 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
   if (spec_changed) wake_backoff(u);
 
   if (old_quota != u.quota) {
-    if (auto it = queues_.find(old_quota); it != queues_.end()) it->second.housekeeping.erase(key);
+    if (auto it = queues_.find(old_quota); it != queues_.end()) {
+      it->second.housekeeping.erase(key);
+      it->second.not_waiting.erase(key);
+    }
   }
   if (mapped) {
-    auto& housekeeping = queues_.at(u.quota).housekeeping;
+    QueueState& q = queues_.at(u.quota);
     if (may_have_housekeeping(u)) {
-      housekeeping.insert(key);
+      q.housekeeping.insert(key);
     } else {
-      housekeeping.erase(key);
+      q.housekeeping.erase(key);
+    }
+    if (u.waiting) {
+      q.not_waiting.erase(key);
+    } else {
+      q.not_waiting.insert(key);
     }
   }
   index_unit(key, u);
@@ -340,10 +348,12 @@ void Scheduler::rebuild_indexes() {
     q.timer.reset();
     retime_queue(name);
     q.housekeeping.clear();
+    q.not_waiting.clear();
     for (const auto& key : q.members) {
-      if (const auto u = units_.find(key); u != units_.end() && may_have_housekeeping(u->second)) {
-        q.housekeeping.insert(key);
-      }
+      const auto u = units_.find(key);
+      if (u == units_.end()) continue;
+      if (may_have_housekeeping(u->second)) q.housekeeping.insert(key);
+      if (!u->second.waiting) q.not_waiting.insert(key);
     }
   }
 }
@@ -370,6 +380,7 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
           q->second.members.erase(key);
           q->second.victims.erase(key);
           q->second.housekeeping.erase(key);
+          q->second.not_waiting.erase(key);
         }
         const std::string ns = unit.metadata.namespace_;
         unmapped_pending_.erase(key);

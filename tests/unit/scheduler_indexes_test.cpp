@@ -1,4 +1,4 @@
-// The Scheduler's derived indexes (per-queue housekeeping sets, queue timers): each entry exists
+// The Scheduler's derived indexes (per-queue housekeeping and not-waiting sets, queue timers): each entry exists
 // exactly while its matter is pending, and each timer acts at its due time, not a record later
 // and not a record sooner. A round visits only the indexed units and `advance_to` only the queues
 // whose timer is due, so a stale entry would silently skip a decision.
@@ -193,6 +193,33 @@ TEST(SchedulerIndexes, a_unit_leaves_its_old_queues_index_when_it_moves_or_goes)
   EXPECT_EQ(d.s.queues().at("r").housekeeping.count("default/job1"), 1u);
   d.input(u, true);
   EXPECT_TRUE(d.s.queues().at("r").housekeeping.empty());
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+}
+
+// The visibility API finds a queue's units that do not wait through this set, not by walking
+// every member: a unit is in it while it is a member and does not wait, in its own queue only.
+TEST(SchedulerIndexes, a_queues_not_waiting_set_holds_exactly_its_members_that_do_not_wait) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "4"}}));
+  d.input(quota("r", "", {{"cpu", "4"}}));
+  d.input(quiet_queue("q"));
+  d.input(quiet_queue("r"));
+  const auto not_waiting = [&](const std::string& queue) { return d.s.queues().at(queue).not_waiting; };
+  d.input(unit("waits", "q", "8"));  // more than the quota: it stays waiting
+  EXPECT_TRUE(not_waiting("q").empty());
+  auto u = running_unit("job1");
+  d.input(u);
+  EXPECT_EQ(not_waiting("q"), (std::set<std::string>{"default/job1"}));
+  u.metadata.labels["quota.scheduling.koordinator.sh/name"] = "r";
+  u.metadata.resource_version = "800";
+  d.input(u);
+  EXPECT_TRUE(not_waiting("q").empty());
+  EXPECT_EQ(not_waiting("r"), (std::set<std::string>{"default/job1"}));
+  d.input(u, true);
+  EXPECT_TRUE(not_waiting("r").empty());
+  d.input(quiet_queue("q"), true);  // the queue goes: its units are no members of anything
+  d.input(quiet_queue("q"));
+  EXPECT_TRUE(not_waiting("q").empty());
   EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
 }
 
