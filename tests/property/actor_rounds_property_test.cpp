@@ -15,7 +15,7 @@
 #include "tests/support/scenario_journal.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 // Copies a record (records are move-only).
 journal::StoredRecord copy_of(const journal::StoredRecord& r) {

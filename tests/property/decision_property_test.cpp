@@ -25,7 +25,7 @@
 #include "tests/support/stored_records.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using replay::describe_differences;
 using replay::state_differences;

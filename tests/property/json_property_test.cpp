@@ -17,7 +17,7 @@
 #include "tests/support/model_generators.hpp"
 
 namespace koordq::schema {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 constexpr RawObjectMode kModes[] = {RawObjectMode::kOff, RawObjectMode::kRedacted, RawObjectMode::kFull};
 

@@ -19,7 +19,7 @@
 #include "actors/core/unit_facts.hpp"
 
 namespace koordq::actors {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 const std::vector<std::string> kNames = {"a", "b", "c", "d", "e"};
 const std::vector<std::string> kNamespaces = {"n1", "n2"};

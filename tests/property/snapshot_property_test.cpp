@@ -16,7 +16,7 @@
 #include "tests/support/scenario_journal.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using replay::describe_differences;
 using replay::state_differences;

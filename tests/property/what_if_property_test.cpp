@@ -18,7 +18,7 @@
 #include "tests/support/scenario_journal.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 std::unique_ptr<replay::ExportJournal> journal_of(const std::vector<journal::StoredRecord>& records) {
   std::string text;

@@ -12,7 +12,7 @@
 #include "tests/support/model_generators.hpp"
 
 namespace koordq::schema {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 template <class T>
 void check_round_trip(const T& value) {

@@ -13,7 +13,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace koordq::reliability {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 namespace fs = std::filesystem;
 using journal::ChainHead;

@@ -20,7 +20,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace koordq::reliability {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using Clock = ChildProcess::Clock;
 using std::chrono::milliseconds;

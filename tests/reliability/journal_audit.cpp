@@ -7,7 +7,7 @@
 #include "journal/verify.hpp"
 
 namespace koordq::reliability {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using journal::ChainHead;
 

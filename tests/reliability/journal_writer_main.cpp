@@ -23,7 +23,7 @@
 #include "tests/support/journal_records.hpp"
 
 namespace koordq::reliability {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 // Groups of up to kProducers × kWindow records: enough to share syncs, few enough records that
 // the driver can audit the whole journal after each of hundreds of kills.

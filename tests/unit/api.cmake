@@ -1,9 +1,14 @@
-koordq_gtest(api_render_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_render_test.cpp LIBS koordq_api)
-koordq_gtest(api_params_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_params_test.cpp LIBS koordq_api)
-koordq_gtest(api_http_server_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_http_server_test.cpp LIBS koordq_api)
-koordq_gtest(api_metrics_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_metrics_test.cpp LIBS koordq_api)
-koordq_gtest(api_time_travel_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_time_travel_test.cpp LIBS koordq_api)
-koordq_gtest(api_journal_stream_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_journal_stream_test.cpp LIBS koordq_api)
-koordq_gtest(api_auth_configmap_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_auth_configmap_test.cpp LIBS koordq_api)
-koordq_gtest(api_exposition_writer_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_exposition_writer_test.cpp LIBS koordq_api)
-koordq_gtest(api_visibility_cache_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/api_visibility_cache_test.cpp LIBS koordq_api)
+# api/: request parameters, renderings, the HTTP server, metrics, time travel, the journal stream,
+# the front-proxy CA from the ConfigMap, the exposition writer and the visibility response cache.
+koordq_gtest(api_unit_tests unit
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/api_render_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_params_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_http_server_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_metrics_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_time_travel_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_journal_stream_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_auth_configmap_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_exposition_writer_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_visibility_cache_test.cpp
+  LIBS koordq_api)

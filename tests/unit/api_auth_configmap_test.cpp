@@ -5,7 +5,7 @@
 #include "api/auth_configmap.hpp"
 
 namespace koordq::api {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 TEST(AuthConfigMap, reads_the_ca_the_allowed_names_and_the_header_lists) {
   auto config = client_auth_from_configmap(

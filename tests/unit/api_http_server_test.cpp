@@ -11,7 +11,7 @@
 #include "api/http_server.hpp"
 
 namespace koordq::api {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 namespace net = boost::asio;
 using tcp = net::ip::tcp;

@@ -16,7 +16,7 @@
 #include "tests/support/test_journal.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 class CollectingWriter : public api::StreamWriter {
  public:

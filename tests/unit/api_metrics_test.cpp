@@ -12,7 +12,7 @@
 #include "tests/support/scheduler_fixture.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 std::set<std::string> family_names(const std::string& text) {
   std::set<std::string> names;

@@ -9,7 +9,7 @@
 #include "base/rfc3339.hpp"
 
 namespace koordq::api {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 constexpr int64_t kNow = 1'800'000'000LL * 1'000'000'000LL;
 

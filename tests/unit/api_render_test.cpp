@@ -7,7 +7,7 @@
 #include "tests/support/scheduler_fixture.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 rapidjson::Document parse(const std::string& text) {
   rapidjson::Document doc;

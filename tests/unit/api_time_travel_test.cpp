@@ -17,7 +17,7 @@
 #include "tests/support/test_journal.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 class TimeTravelTest : public ::testing::Test {
  protected:

@@ -13,7 +13,7 @@
 #include "tests/support/test_journal.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 namespace http = boost::beast::http;
 

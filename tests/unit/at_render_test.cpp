@@ -12,7 +12,7 @@
 #include "tests/support/scheduler_fixture.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using cmd::json_to_yaml;
 

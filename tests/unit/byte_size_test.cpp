@@ -5,7 +5,7 @@
 #include "base/go_duration.hpp"
 
 namespace koordq::base {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 struct SizeCase {
   const char* text;

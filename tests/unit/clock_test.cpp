@@ -11,7 +11,7 @@
 #include "actors/runtime/messages.hpp"
 
 namespace koordq::actors::runtime {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 constexpr int64_t kMs = 1'000'000;
 

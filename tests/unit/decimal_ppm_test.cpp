@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace koordq::base {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 struct PpmCase {
   const char* text;

@@ -19,7 +19,7 @@
 #include "tests/support/stored_records.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 constexpr int64_t kT0 = 1'776'000'000 * kSec;
 

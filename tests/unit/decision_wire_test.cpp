@@ -12,7 +12,7 @@
 #include "tests/support/stored_records.hpp"
 
 namespace koordq::actors {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 constexpr int64_t kNow = 1'776'000'000'000'000'000;
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace koordq::base {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();

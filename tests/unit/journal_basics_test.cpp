@@ -9,7 +9,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace koordq::journal {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 TEST(JournalKeys, seq_keys_sort_numerically_as_bytes) {
   EXPECT_LT(seq_key(255), seq_key(256));

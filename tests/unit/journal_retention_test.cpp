@@ -8,7 +8,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace koordq::journal {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 constexpr int64_t kSecond = 1'000'000'000;
 

@@ -14,7 +14,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace koordq::journal {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using testing::relist_body;
 using testing::round_body;

@@ -10,7 +10,7 @@
 #include "tests/support/json_fixtures.hpp"
 
 namespace koordq::schema {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using testing::read_fixture;
 

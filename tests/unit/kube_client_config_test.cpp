@@ -12,7 +12,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace koordq::kube {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using ::testing::HasSubstr;
 using ::testing::Not;

@@ -8,7 +8,7 @@
 #include "kube/client/retry_policy.hpp"
 
 namespace koordq::kube {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using namespace std::chrono_literals;
 using Clock = TokenBucket::Clock;

@@ -10,7 +10,7 @@
 #include "kube/events/lru_cache.hpp"
 
 namespace koordq::kube {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 constexpr int64_t kSecond = 1'000'000'000;
 

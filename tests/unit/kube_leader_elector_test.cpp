@@ -21,7 +21,7 @@
 #include "tests/support/scripted_http_server.hpp"
 
 namespace koordq::kube {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using namespace std::chrono_literals;
 using ::testing::HasSubstr;

@@ -6,7 +6,7 @@
 #include "kube/leader/pod_label.hpp"
 
 namespace koordq::kube {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 constexpr int64_t kSecond = 1'000'000'000;
 

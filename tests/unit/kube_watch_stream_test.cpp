@@ -11,7 +11,7 @@
 #include "tests/support/json_fixtures.hpp"
 
 namespace koordq::kube {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using schema::WatchEventType;
 using ::testing::HasSubstr;

@@ -14,7 +14,7 @@
 #include "tests/support/scripted_http_server.hpp"
 
 namespace koordq::kube {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using ::testing::HasSubstr;
 using testing::http_reply;

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 namespace koordq::base {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 // behaviour.md §20: `<severity><MMDD> <hh:mm:ss.uuuuuu> <thread id> <file>:<line>] <message>`.
 struct KlogLine {

@@ -10,7 +10,7 @@
 #include "cmd/exit_codes.hpp"
 
 namespace koordq::cmd {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 template <class Options>
 Options parsed_options(const std::vector<std::string>& args, const CommandEnvironment& env = {}) {

@@ -13,7 +13,7 @@
 #include "tests/support/quantity_access.hpp"
 
 namespace koordq::schema {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 

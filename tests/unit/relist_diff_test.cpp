@@ -6,7 +6,7 @@
 #include "tests/support/scheduler_fixture.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 schema::WatchedObject job(const std::string& name, const std::string& uid, const std::string& rv) {
   schema::QueueUnit u = unit(name, "q", "1");

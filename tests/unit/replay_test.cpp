@@ -23,7 +23,7 @@
 #include "tests/support/stored_records.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using actors::DecisionKind;
 

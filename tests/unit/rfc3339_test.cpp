@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 namespace koordq::base {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 constexpr int64_t kSecond = 1'000'000'000;
 

@@ -1,4 +1,9 @@
-koordq_gtest(decision_engine_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/decision_engine_test.cpp
-  LIBS koordq_runtime)
-koordq_gtest(clock_test unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/clock_test.cpp
-  LIBS koordq_runtime)
+# actors/runtime and the cluster simulator of `serve --simulate` (kube/simulator; the example of
+# docs/scenario.md is checked too).
+koordq_gtest(runtime_unit_tests unit
+  SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/decision_engine_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/clock_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/simulator_test.cpp
+  LIBS koordq_runtime koordq_simulator)
+target_compile_definitions(runtime_unit_tests PRIVATE KOORDQ_DOCS_DIR="${CMAKE_SOURCE_DIR}/docs")

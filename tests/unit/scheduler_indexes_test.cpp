@@ -8,7 +8,7 @@
 #include "tests/support/scheduler_invariants.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using actors::DecisionKind;
 

@@ -6,7 +6,7 @@
 #include "tests/support/scheduler_fixture.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using actors::DecisionKind;
 

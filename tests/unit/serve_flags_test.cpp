@@ -13,7 +13,7 @@
 #include "cmd/serve_startup_log.hpp"
 
 namespace koordq::cmd {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using base::kDay;
 using base::kMillisecond;

@@ -15,7 +15,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace koordq::kube::sim {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using actors::DecisionKind;
 using actors::OutcomeResult;

@@ -32,7 +32,7 @@
 #include "tests/support/temp_dir.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using replay::describe_differences;
 using replay::state_differences;

@@ -24,7 +24,7 @@
 #include "tests/support/stored_records.hpp"
 
 namespace koordq::testing {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using replay::AdmissionChange;
 

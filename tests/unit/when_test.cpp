@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 namespace koordq::cmd {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 constexpr int64_t kSecond = 1'000'000'000;
 

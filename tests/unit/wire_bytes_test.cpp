@@ -14,7 +14,7 @@
 #include "tests/support/model_samples.hpp"
 
 namespace koordq::schema {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 using ::testing::HasSubstr;
 

@@ -14,7 +14,7 @@
 #include "tests/support/record_samples.hpp"
 
 namespace koordq::schema {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 std::string text_of(wire::Record::Reader record) {
   return kj::str(record).cStr();

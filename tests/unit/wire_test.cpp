@@ -10,7 +10,7 @@
 #include "tests/support/model_samples.hpp"
 
 namespace koordq::schema {
-namespace {
+namespace KOORDQ_TEST_LOCAL {
 
 template <class T>
 std::optional<T> round_trip(const T& value) {
