@@ -59,5 +59,5 @@ RC_GTEST_PROP(ActorRounds, one_and_four_actor_threads_decide_exactly_the_recorde
   }
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -278,5 +278,5 @@ RC_GTEST_PROP(DecisionProperty, re_deciding_at_a_rounds_basis_reproduces_the_rec
   holds(Invariant::kRedecide);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

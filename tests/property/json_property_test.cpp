@@ -316,5 +316,5 @@ RC_GTEST_PROP(JsonProperty, redacted_raw_json_of_any_object_has_no_env_value_in_
   }
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::schema

@@ -226,5 +226,5 @@ RC_GTEST_PROP(ResourceVectorProperty, converted_vectors_never_hold_zero_or_negat
   RC_ASSERT(all_positive(to_vector(list)));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::schema

@@ -155,5 +155,5 @@ RC_GTEST_PROP(QuotaTreeProperty, incremental_paths_and_usage_equal_a_recomputati
   }
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::actors

@@ -83,5 +83,5 @@ RC_GTEST_PROP(SnapshotProperty, snapshot_bytes_are_canonical_equal_states_give_e
   RC_ASSERT(state_differences(twice->scheduler, s).empty());
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -80,5 +80,5 @@ RC_GTEST_PROP(WhatIfProperty, no_change_reports_the_recorded_admissions_and_a_ch
   RC_ASSERT(s.earlier + s.later + s.unchanged + s.newly_admitted == what_if);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -75,5 +75,5 @@ RC_GTEST_PROP(WireProperty, different_records_give_different_canonical_bytes,
   RC_ASSERT((canonical_watch(first, a, "h") == canonical_watch(second, b, "h")) == (a == b));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::schema

@@ -185,5 +185,5 @@ TEST(JournalCorruption, a_malformed_head_is_corruption_after_the_last_intact_rec
   expect_corruption_at(dir, 11);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::reliability

@@ -117,5 +117,5 @@ TEST(CrashLoop, a_killed_writer_loses_no_acknowledged_record_and_leaves_a_journa
   EXPECT_GT(acked.size(), kills) << "the writer must get records acknowledged";
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::reliability

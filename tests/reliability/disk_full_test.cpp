@@ -97,5 +97,5 @@ TEST(JournalDiskFull, appends_fail_cleanly_on_a_full_disk_keep_what_was_acknowle
   EXPECT_EQ(audit.last_seq, acked.rbegin()->first) << "records of failed appends were kept";
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::reliability

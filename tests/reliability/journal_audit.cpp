@@ -80,7 +80,7 @@ void check_head_file(const std::optional<ChainHead>& head, uint64_t last_seq, co
   }
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 
 JournalAudit audit_journal(const std::filesystem::path& dir, const AckedRecords& acked) {
   JournalAudit audit;

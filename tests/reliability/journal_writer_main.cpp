@@ -106,7 +106,7 @@ int run(int argc, char** argv) {
   std::_Exit(4);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::reliability
 
 int main(int argc, char** argv) {

@@ -42,5 +42,5 @@ TEST(AuthConfigMap, errors_name_what_is_missing_or_malformed) {
             "data.requestheader-group-headers is not a JSON array of strings");
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::api

@@ -312,5 +312,5 @@ TEST(QueueingText, metrics_keeps_every_family_in_name_order) {
   EXPECT_EQ(text.back(), '\n');
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

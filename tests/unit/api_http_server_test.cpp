@@ -168,5 +168,5 @@ TEST(BindAddress, parses_the_flag_forms) {
   EXPECT_FALSE(split_bind_address(":").ok());
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::api

@@ -154,5 +154,5 @@ TEST_F(JournalStreamTest, bad_parameters_get_the_spec_messages) {
   EXPECT_FALSE(api::parse_stream_request(api::parse_target("/x?from=9"), 10, 20, request));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

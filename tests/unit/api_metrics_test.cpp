@@ -165,5 +165,5 @@ TEST(QueueingMetricsEmpty, a_state_without_objects_has_no_queueing_series) {
   EXPECT_TRUE(api::queueing_families(s, memory).empty());
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -129,5 +129,5 @@ TEST(Status, not_found_and_throttled_shapes) {
   EXPECT_NE(throttled.body().find("\"details\":{\"retryAfterSeconds\":1}"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::api

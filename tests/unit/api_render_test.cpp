@@ -206,5 +206,5 @@ TEST(ApiRenderEmpty, an_empty_state_renders_empty_collections) {
             "\"metadata\":{\"resourceVersion\":\"0\"},\"items\":[]}");
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -143,5 +143,5 @@ TEST_F(TimeTravelTest, reconstructions_beyond_the_cap_are_refused_with_429) {
   EXPECT_EQ(std::get<size_t>(units_at(tt, {})), 3u);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -116,5 +116,5 @@ TEST_F(VisibilityCacheTest, without_a_cached_answer_at_the_live_revision_the_sta
   EXPECT_EQ(state_reads_, 3);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

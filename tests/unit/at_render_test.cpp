@@ -229,5 +229,5 @@ TEST_F(AtRender, an_unknown_unit_is_not_rendered) {
   EXPECT_FALSE(cmd::render_unit(d.s, 5, "other", "big").has_value());
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -79,5 +79,5 @@ TEST(Retention, an_age_or_a_size) {
   EXPECT_EQ(format_retention(*parse_retention("20GiB")), "20GiB");
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::base

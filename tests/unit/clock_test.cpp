@@ -121,5 +121,5 @@ TEST_F(ClockActorTest, ticks_are_at_least_the_min_interval_apart) {
   EXPECT_GE(ticks[1], ticks[0] + 5 * kMs);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::actors::runtime

@@ -49,5 +49,5 @@ TEST(DecimalPpm, formats_the_shortest_decimal) {
   for (const PpmCase& c : kDecimals) EXPECT_EQ(*parse_decimal_ppm(format_decimal_ppm(c.ppm)), c.ppm) << c.text;
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::base

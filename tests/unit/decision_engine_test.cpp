@@ -185,5 +185,5 @@ TEST_P(DecisionEngineTest, the_queue_actors_report_each_queues_decide_time) {
 
 INSTANTIATE_TEST_SUITE_P(Threads, DecisionEngineTest, ::testing::Values(size_t{1}, size_t{4}));
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

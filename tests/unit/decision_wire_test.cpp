@@ -303,5 +303,5 @@ TEST(InputBodies, role_relist_and_tick_bodies_carry_their_fields) {
   EXPECT_EQ(make_tick_body()->kind(), journal::RecordKind::kTick);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::actors

@@ -392,5 +392,5 @@ TEST(Explain, a_record_that_does_not_decode_is_an_error_naming_its_seq) {
   EXPECT_THAT(added.message(), StartsWith("record 1: "));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -145,5 +145,5 @@ TEST(GoDuration, formatted_durations_parse_back) {
   }
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::base

@@ -107,5 +107,5 @@ TEST(RecordClock, a_forward_wall_step_is_slewed_at_most_one_millisecond_per_seco
   EXPECT_EQ(t1 - t0, 1'000'000'000 + 1'000'000);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::journal

@@ -137,5 +137,5 @@ TEST_F(JournalExport, stat_counts_records_by_kind) {
   EXPECT_EQ(uint64_t(doc["kinds"]["tick"]), 3u);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::journal

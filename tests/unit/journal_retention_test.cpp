@@ -99,5 +99,5 @@ TEST(JournalRetention, keeps_the_newest_snapshots_and_the_one_the_oldest_revisio
   EXPECT_EQ(left, (std::vector<uint64_t>{2, 8}));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::journal

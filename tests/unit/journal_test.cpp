@@ -308,5 +308,5 @@ TEST(Journal, checkpoint_copies_a_journal_that_opens_and_verifies) {
   EXPECT_EQ(copy->uuid(), j->uuid());
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::journal

@@ -602,5 +602,5 @@ TEST(JsonDecode, watch_event_type_names_round_trip) {
   EXPECT_FALSE(parse_watch_event_type("added").ok());
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::schema

@@ -188,5 +188,5 @@ TEST(JsonEncode, list_pages_decode_back) {
   EXPECT_EQ(decoded->items[1].object, WatchedObject(second));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::schema

@@ -253,5 +253,5 @@ TEST(InCluster, errors_say_what_is_missing) {
   EXPECT_THAT(config.message(), HasSubstr("ca.crt: missing or empty"));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::kube

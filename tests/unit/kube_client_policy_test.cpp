@@ -167,5 +167,5 @@ TEST(EventDeduper, remembered_deletions_are_bounded) {
   EXPECT_EQ(dedupe.tracked(), 0u);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::kube

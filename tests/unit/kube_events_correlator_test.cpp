@@ -143,5 +143,5 @@ TEST(LruCache, get_refreshes_and_put_evicts_the_oldest) {
   EXPECT_EQ(cache.size(), 2u);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::kube

@@ -270,5 +270,5 @@ TEST(EventRecorder, stop_ends_the_write_in_flight_and_drops_the_queue) {
   EXPECT_EQ(f.server.received().size(), 1u);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::kube

@@ -516,5 +516,5 @@ TEST(ResourceWatcher, stop_ends_a_quiet_watch_at_once) {
   EXPECT_EQ(sink.lines(), (std::vector<std::string>{"relist 10"}));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::kube

@@ -546,5 +546,5 @@ TEST(LeaderIdentity, is_the_pod_name_and_a_random_uuid) {
   EXPECT_THAT(make_leader_identity(), ::testing::Not(::testing::StartsWith("koordq-5_")));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::kube

@@ -86,5 +86,5 @@ TEST(PodLabel, bodies_and_detection) {
   EXPECT_TRUE(pod_has_leader_label("garbage"));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::kube

@@ -193,5 +193,5 @@ TEST(WatchStream, only_an_error_event_with_code_410_means_expired) {
   EXPECT_FALSE(is_expired(*bookmark));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::kube

@@ -342,5 +342,5 @@ TEST_F(ApiWriterTest, queue_writes_report_every_answer) {
   EXPECT_EQ(std::get<actors::QueueRef>(out[0].target).name, "team-a");
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::kube

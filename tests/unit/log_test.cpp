@@ -156,5 +156,5 @@ TEST_F(Log, concurrent_messages_stay_whole_lines) {
   for (const std::string& line : lines) ASSERT_TRUE(parse_klog(line).has_value()) << line;
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::base

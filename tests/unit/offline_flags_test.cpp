@@ -329,5 +329,5 @@ TEST(CommandLine, version_takes_no_arguments) {
       << revision;
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::cmd

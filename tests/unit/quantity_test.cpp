@@ -340,5 +340,5 @@ TEST(WatchedObjectNames, meta_of_returns_the_metadata_of_any_kind) {
   EXPECT_EQ(kind_of(WatchedObject{quota}), ObjectKind::kElasticQuota);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::schema

@@ -117,5 +117,5 @@ TEST(RawObject, malformed_input_is_an_error) {
   EXPECT_EQ(*redact_json("[]"), "[]");
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::schema

@@ -246,5 +246,5 @@ TEST(RecordApply, an_outcome_record_releases_a_failed_admission) {
   EXPECT_TRUE(s.quotas().usage("team-a").used.empty());
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -55,5 +55,5 @@ TEST(RelistDiff, events_carry_the_objects_json) {
   EXPECT_NE(events[0].event.raw_json.find("\"name\":\"a\""), std::string::npos);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

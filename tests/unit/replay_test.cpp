@@ -292,5 +292,5 @@ TEST(ReplayTest, DecisionFlagsMapToTheDecisionConfig) {
   EXPECT_FALSE(actors::decision_config_from_flags({{"pod-max-backoff-seconds", "x"}}).ok());
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -91,5 +91,5 @@ TEST(Rfc3339, formatting_agrees_with_gmtime_across_four_digit_years) {
   }
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::base

@@ -285,5 +285,5 @@ TEST(SchedulerAdmissionChecks, a_label_change_of_a_reserved_unit_reevaluates_whi
             (std::vector{check("a", "Ready"), check("g", "Ready", kRemoved)}));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

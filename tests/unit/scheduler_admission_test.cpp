@@ -199,5 +199,5 @@ TEST(SchedulerAdmission, terminal_phases_release_quota) {
   EXPECT_EQ(d.s.quotas().usage("team-a").count, 0);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

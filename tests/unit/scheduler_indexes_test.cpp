@@ -242,5 +242,5 @@ TEST(SchedulerIndexes, a_unit_without_its_queue_is_indexed_until_reported_or_map
   EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

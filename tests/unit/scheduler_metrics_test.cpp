@@ -246,5 +246,5 @@ TEST(SchedulerMetrics, role_changes_keep_the_counters) {
   EXPECT_EQ(d.s.metrics(), before);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -166,5 +166,5 @@ TEST(SchedulerQueueItems, published_lists_interleave_positions_and_omit_zero_pri
   EXPECT_EQ(positions, (std::vector<int64_t>{1, 2, 3}));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -213,5 +213,5 @@ TEST(SchedulerLifecycle, the_maximum_execution_time_counts_from_the_observed_run
   EXPECT_TRUE(exceeded[0]->events.at(0).warning);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

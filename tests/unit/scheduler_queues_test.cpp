@@ -424,5 +424,5 @@ TEST(SchedulerUsageAnnotations, koordqs_own_annotation_changes_are_no_change_of_
   EXPECT_EQ(d.s.queues().at("q").object.metadata.annotations.size(), 6u);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

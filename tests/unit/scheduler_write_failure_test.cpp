@@ -109,5 +109,5 @@ TEST(SchedulerWriteFailure, a_write_decided_while_another_is_queued_carries_that
   EXPECT_EQ(patch.admissions, std::vector<schema::Admission>{});
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -466,5 +466,5 @@ TEST(ServeFlags, simulate_prints_the_curl_lines_of_behaviour_21) {
             (std::vector<std::string>{"curl http://127.0.0.1:2000/apis/v1/queue", "curl http://[::1]:9000/metrics"}));
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::cmd

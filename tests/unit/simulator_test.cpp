@@ -892,5 +892,5 @@ TEST(SimulatorDefaultScenario, one_seed_gives_one_run) {
   EXPECT_GT(a.trace().size(), 10'000u);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::kube::sim

@@ -630,5 +630,5 @@ TEST_F(JournalRestore, an_empty_journal_restores_the_empty_state) {
   EXPECT_TRUE(state_differences(restored->scheduler, actors::Scheduler()).empty());
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

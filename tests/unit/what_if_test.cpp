@@ -321,5 +321,5 @@ TEST(WhatIfTest, ALaterAdmissionShiftsTheRecordedRunAndWhatWaitsForIt) {
       << json;
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

@@ -42,5 +42,5 @@ TEST(When, anything_else_must_be_an_rfc3339_time) {
   }
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::cmd

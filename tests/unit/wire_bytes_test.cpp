@@ -195,5 +195,5 @@ TEST(FlatMessage, rejects_bad_framing) {
   EXPECT_FALSE(wire::FlatMessage::open_segment("").ok());
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::schema

@@ -162,5 +162,5 @@ TEST(CanonicalRecord, schema_version_is_one_zero) {
   EXPECT_EQ(kWireSchemaMinor, 0);
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::schema

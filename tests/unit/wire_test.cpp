@@ -140,5 +140,5 @@ TEST(WireModel, object_kinds_map_both_ways) {
   EXPECT_FALSE(from_wire(static_cast<wire::ObjectKind>(3)).ok());
 }
 
-}  // namespace
+}  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::schema
