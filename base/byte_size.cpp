@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "base/go_duration.hpp"
+#include "base/text.hpp"
 
 namespace koordq::base {
 namespace {
@@ -27,10 +28,6 @@ constexpr SizeUnit kSizeUnits[] = {
     {"KB", kKB},
     {"B", 1},
 };
-
-std::string quoted(std::string_view text) {
-  return "\"" + std::string(text) + "\"";
-}
 
 }  // namespace
 

@@ -1,13 +1,11 @@
 #include "base/decimal_ppm.hpp"
 
+#include "base/text.hpp"
+
 namespace koordq::base {
 namespace {
 
 constexpr int kFractionDigits = 6;
-
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
 
 Error invalid(std::string_view text, std::string_view why) {
   return make_error("invalid decimal \"" + std::string(text) + "\": " + std::string(why));
@@ -21,10 +19,10 @@ Result<int64_t> parse_decimal_ppm(std::string_view text) {
   const std::string_view fraction = point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
   if (whole.empty() && fraction.empty()) return invalid(text, "expected digits");
   for (char c : whole) {
-    if (!is_digit(c)) return invalid(text, "expected <digits>[.<digits>]");
+    if (!is_ascii_digit(c)) return invalid(text, "expected <digits>[.<digits>]");
   }
   for (char c : fraction) {
-    if (!is_digit(c)) return invalid(text, "expected <digits>[.<digits>]");
+    if (!is_ascii_digit(c)) return invalid(text, "expected <digits>[.<digits>]");
   }
   if (fraction.size() > kFractionDigits) return invalid(text, "more than 6 fractional digits");
 

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "base/text.hpp"
+
 namespace koordq::base {
 namespace {
 
@@ -23,14 +25,6 @@ constexpr Unit kUnits[] = {
     {"m", kMinute},
     {"h", kHour},
 };
-
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-std::string quoted(std::string_view text) {
-  return "\"" + std::string(text) + "\"";
-}
 
 Error invalid(std::string_view text) {
   return make_error("invalid duration " + quoted(text));
@@ -70,11 +64,11 @@ Result<int64_t> parse(std::string_view text, bool allow_days) {
 
   uint64_t total = 0;
   while (!s.empty()) {
-    if (!(s.front() == '.' || is_digit(s.front()))) return invalid(text);
+    if (!(s.front() == '.' || is_ascii_digit(s.front()))) return invalid(text);
 
     uint64_t whole = 0;
     size_t i = 0;
-    for (; i < s.size() && is_digit(s[i]); ++i) {
+    for (; i < s.size() && is_ascii_digit(s[i]); ++i) {
       if (whole > kMagnitudeLimit / 10) return out_of_range(text);
       whole = whole * 10 + static_cast<uint64_t>(s[i] - '0');
       if (whole > kMagnitudeLimit) return out_of_range(text);
@@ -86,14 +80,14 @@ Result<int64_t> parse(std::string_view text, bool allow_days) {
     if (!s.empty() && s.front() == '.') {
       s.remove_prefix(1);
       size_t n = 0;
-      while (n < s.size() && is_digit(s[n])) ++n;
+      while (n < s.size() && is_ascii_digit(s[n])) ++n;
       fraction = s.substr(0, n);
       s.remove_prefix(n);
     }
     if (!has_whole_digits && fraction.empty()) return invalid(text);
 
     size_t unit_length = 0;
-    while (unit_length < s.size() && s[unit_length] != '.' && !is_digit(s[unit_length])) ++unit_length;
+    while (unit_length < s.size() && s[unit_length] != '.' && !is_ascii_digit(s[unit_length])) ++unit_length;
     if (unit_length == 0) return make_error("missing unit in duration " + quoted(text));
     const std::string_view unit_name = s.substr(0, unit_length);
     s.remove_prefix(unit_length);

@@ -13,25 +13,19 @@
 #include "cmd/at_table.hpp"
 #include "cmd/at_unit.hpp"
 #include "cmd/at_yaml.hpp"
+#include "cmd/command_names.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/journal_access.hpp"
 #include "cmd/progress.hpp"
+#include "cmd/wall_clock.hpp"
 #include "journal/revision_lookup.hpp"
 #include "replay/replay.hpp"
 
 namespace koordq::cmd {
 namespace {
 
-constexpr std::string_view kCommand = "at";
-constexpr std::chrono::seconds kPlainProgressEvery{10};
-
 using Kind = AtObject::Kind;
-
-int64_t wall_now() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // WHEN as a revision, with the messages of behaviour.md §16.7.
 Result<uint64_t> resolve_when(journal::JournalReader& reader, const journal::RetainedRange& range, const When& when) {
@@ -120,18 +114,18 @@ void print(const std::string& text) {
 }  // namespace
 
 int run_at(const AtOptions& options) {
-  auto history = open_history(kCommand, options.source);
+  auto history = open_history(kAtCommand, options.source);
   if (!history) return kExitJournalUnreadable;
   journal::JournalReader& reader = *history->reader;
 
   auto range = journal::retained_range(reader);
-  if (!range.ok()) return fail_command(kCommand, range.message(), kExitJournalUnreadable);
+  if (!range.ok()) return fail_command(kAtCommand, range.message(), kExitJournalUnreadable);
   if (range->last == 0) {
-    return fail_command(kCommand, history->name + " holds no records: there is no state to show",
+    return fail_command(kAtCommand, history->name + " holds no records: there is no state to show",
                         kExitJournalUnreadable);
   }
   auto revision = resolve_when(reader, *range, options.when);
-  if (!revision.ok()) return fail_command(kCommand, revision.message(), kExitUsage);
+  if (!revision.ok()) return fail_command(kAtCommand, revision.message(), kExitUsage);
 
   auto state = [&] {
     TerminalProgress progress("rebuilding the state", *revision - range->first + 1, kPlainProgressEvery);
@@ -142,7 +136,7 @@ int run_at(const AtOptions& options) {
     const std::string hint = options.source.kind == JournalSource::Kind::journal_dir
                                  ? "; check the journal with 'koordq journal verify'"
                                  : "; check the export with 'koordq journal verify --export'";
-    return fail_command(kCommand, "cannot rebuild the state from " + history->name + ": " + state.message() + hint,
+    return fail_command(kAtCommand, "cannot rebuild the state from " + history->name + ": " + state.message() + hint,
                         kExitJournalUnreadable);
   }
   const actors::Scheduler& s = state->scheduler;
@@ -152,7 +146,7 @@ int run_at(const AtOptions& options) {
     return kExitSuccess;
   }
   const Answer answer = render_json(s, *revision, options);
-  if (!answer.body) return fail_command(kCommand, not_found(options.object), kExitCheckFailed);
+  if (!answer.body) return fail_command(kAtCommand, not_found(options.object), kExitCheckFailed);
   std::optional<std::string> text;
   switch (options.output) {
     case AtOutput::yaml:
@@ -164,7 +158,7 @@ int run_at(const AtOptions& options) {
     default:
       text = *answer.body + "\n";
   }
-  if (!text) return fail_command(kCommand, "internal error: the answer did not render", kExitJournalUnreadable);
+  if (!text) return fail_command(kAtCommand, "internal error: the answer did not render", kExitJournalUnreadable);
   print(*text);
   return kExitSuccess;
 }

@@ -3,14 +3,13 @@
 #include <algorithm>
 
 #include "api/read_params.hpp"
+#include "cmd/command_names.hpp"
 #include "cmd/flag_reader.hpp"
 #include "cmd/object_names.hpp"
 #include "cmd/usage_error.hpp"
 
 namespace koordq::cmd {
 namespace {
-
-constexpr std::string_view kCommand = "at";
 
 // behaviour.md §5.1: the effective phases (`""` shows as Enqueued).
 constexpr std::string_view kEffectivePhases[] = {"Enqueued",     "Reserved",   "Dequeued",       "Running",
@@ -43,9 +42,9 @@ Result<size_t> read_object(const std::vector<std::string>& words, size_t first, 
   }
   if (word == "queue" || word == "quota") {
     out.kind = word == "queue" ? Kind::queue : Kind::quota;
-    if (!has_next) return usage_error(kCommand, "missing NAME: " + word + " NAME names the " + word);
+    if (!has_next) return usage_error(kAtCommand, "missing NAME: " + word + " NAME names the " + word);
     if (!is_object_name(words[first + 1])) {
-      return invalid_value(kCommand, "NAME", words[first + 1],
+      return invalid_value(kAtCommand, "NAME", words[first + 1],
                            "must be a Kubernetes object name (lowercase letters, digits, '-' and '.')");
     }
     out.name = words[first + 1];
@@ -53,15 +52,15 @@ Result<size_t> read_object(const std::vector<std::string>& words, size_t first, 
   }
   if (word == "unit") {
     out.kind = Kind::unit;
-    if (!has_next) return usage_error(kCommand, "missing NS/NAME: unit NS/NAME names the QueueUnit");
+    if (!has_next) return usage_error(kAtCommand, "missing NS/NAME: unit NS/NAME names the QueueUnit");
     Result<NamespacedName> unit = parse_namespaced_name(words[first + 1]);
-    if (!unit.ok()) return invalid_value(kCommand, "NS/NAME", words[first + 1], unit.message());
+    if (!unit.ok()) return invalid_value(kAtCommand, "NS/NAME", words[first + 1], unit.message());
     out.namespace_name = unit->namespace_name;
     out.name = unit->name;
     return size_t{2};
   }
   if (word == "debug") {
-    if (!has_next) return usage_error(kCommand, "missing the debug view: debug elasticquota|queue|userquota");
+    if (!has_next) return usage_error(kAtCommand, "missing the debug view: debug elasticquota|queue|userquota");
     const std::string& view = words[first + 1];
     if (view == "elasticquota") {
       out.kind = Kind::debug_elasticquota;
@@ -70,11 +69,11 @@ Result<size_t> read_object(const std::vector<std::string>& words, size_t first, 
     } else if (view == "userquota") {
       out.kind = Kind::debug_userquota;
     } else {
-      return invalid_value(kCommand, "debug view", view, "must be elasticquota, queue or userquota");
+      return invalid_value(kAtCommand, "debug view", view, "must be elasticquota, queue or userquota");
     }
     return size_t{2};
   }
-  return invalid_value(kCommand, "OBJECT", word, kObjectForms);
+  return invalid_value(kAtCommand, "OBJECT", word, kObjectForms);
 }
 
 // §16.4's messages, word for word; the integers are read as the API reads them (api::parse_count).
@@ -85,7 +84,7 @@ Status read_phases(const std::string& value, std::vector<std::string>& out) {
     const std::string phase = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (std::find(std::begin(kEffectivePhases), std::end(kEffectivePhases), phase) == std::end(kEffectivePhases)) {
       return usage_error_verbatim(
-          kCommand, "invalid value \"" + value + "\" for parameter phase: unknown phase \"" + phase + "\"");
+          kAtCommand, "invalid value \"" + value + "\" for parameter phase: unknown phase \"" + phase + "\"");
     }
     out.push_back(phase);
     if (comma == std::string::npos) return ok_status();
@@ -98,14 +97,14 @@ Status read_paging(const ParsedFlags& flags, AtOptions& o) {
     const std::optional<int64_t> parsed = api::parse_count(*limit);
     if (!parsed || *parsed < 1 || *parsed > 10000) {
       return usage_error_verbatim(
-          kCommand, "invalid value \"" + *limit + "\" for parameter limit: must be an integer between 1 and 10000");
+          kAtCommand, "invalid value \"" + *limit + "\" for parameter limit: must be an integer between 1 and 10000");
     }
     o.limit = *parsed;
   }
   if (auto offset = flags.value("--offset")) {
     const std::optional<int64_t> parsed = api::parse_count(*offset);
     if (!parsed) {
-      return usage_error_verbatim(kCommand,
+      return usage_error_verbatim(kAtCommand,
                                   "invalid value \"" + *offset + "\" for parameter offset: must be an integer >= 0");
     }
     o.offset = *parsed;
@@ -117,17 +116,17 @@ Status read_output(const ParsedFlags& flags, const CommandEnvironment& env, AtOp
   const AtObject::Kind kind = o.object.kind;
   if (kind == AtObject::Kind::metrics) {
     if (flags.given("-o")) {
-      return usage_error(kCommand, "metrics takes no -o: it always prints the Prometheus text format");
+      return usage_error(kAtCommand, "metrics takes no -o: it always prints the Prometheus text format");
     }
     o.output = AtOutput::prometheus_text;
     return ok_status();
   }
   o.output = has_table(kind) && env.stdout_is_terminal ? AtOutput::table : AtOutput::json;
-  FlagReader reader(kCommand, flags);
+  FlagReader reader(kAtCommand, flags);
   reader.choice("-o", o.output, {{"json", AtOutput::json}, {"yaml", AtOutput::yaml}, {"table", AtOutput::table}});
   if (!reader.ok()) return reader.error();
   if (o.output == AtOutput::table && !has_table(kind)) {
-    return usage_error(kCommand, "-o table is not available for unit and debug views: use -o json or -o yaml");
+    return usage_error(kAtCommand, "-o table is not available for unit and debug views: use -o json or -o yaml");
   }
   return ok_status();
 }
@@ -197,32 +196,34 @@ const CommandSpec& at_command_spec() {
 
 Result<AtOptions> read_at_options(const ParsedFlags& flags, const CommandEnvironment& env) {
   const std::vector<std::string>& words = flags.positionals();
-  if (words.empty()) return usage_error(kCommand, "missing WHEN and OBJECT");
-  if (words.size() == 1) return usage_error(kCommand, "missing OBJECT after WHEN");
+  if (words.empty()) return usage_error(kAtCommand, "missing WHEN and OBJECT");
+  if (words.size() == 1) return usage_error(kAtCommand, "missing OBJECT after WHEN");
 
   AtOptions o;
   Result<When> when = parse_when(words[0]);
-  if (!when.ok()) return invalid_value(kCommand, "WHEN", words[0], when.message());
+  if (!when.ok()) return invalid_value(kAtCommand, "WHEN", words[0], when.message());
   o.when = std::move(when).value();
 
   const Result<size_t> used = read_object(words, 1, o.object);
   if (!used.ok()) return used.error();
   if (1 + *used < words.size()) {
-    return usage_error(kCommand, "unexpected argument \"" + words[1 + *used] + "\" after OBJECT");
+    return usage_error(kAtCommand, "unexpected argument \"" + words[1 + *used] + "\" after OBJECT");
   }
 
-  FlagReader reader(kCommand, flags);
+  FlagReader reader(kAtCommand, flags);
   read_journal_source(reader, o.source);
   if (!reader.ok()) return reader.error();
 
   if (Status output = read_output(flags, env, o); !output.ok()) return output.error();
   if (auto phase = flags.value("--phase")) {
-    if (!takes_phase(o.object.kind)) return usage_error(kCommand, "--phase applies only to queue NAME and quota NAME");
+    if (!takes_phase(o.object.kind))
+      return usage_error(kAtCommand, "--phase applies only to queue NAME and quota NAME");
     if (Status phases = read_phases(*phase, o.phases); !phases.ok()) return phases.error();
   }
   for (std::string_view paging : {"--limit", "--offset"}) {
     if (flags.given(paging) && !takes_paging(o.object.kind)) {
-      return usage_error(kCommand, std::string(paging) + " applies only to queues, quotas, queue NAME and quota NAME");
+      return usage_error(kAtCommand,
+                         std::string(paging) + " applies only to queues, quotas, queue NAME and quota NAME");
     }
   }
   if (Status paging = read_paging(flags, o); !paging.ok()) return paging.error();

@@ -12,8 +12,6 @@
 namespace koordq::cmd {
 namespace {
 
-constexpr std::chrono::seconds kPlainProgressEvery{10};
-
 std::optional<OpenedHistory> open_journal(std::string_view command, const std::string& dir) {
   OpenedHistory out;
   out.name = "the journal in " + dir;

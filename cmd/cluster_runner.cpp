@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <deque>
 #include <functional>
@@ -29,7 +28,9 @@
 #include "cmd/serve_startup_log.hpp"
 #include "cmd/serve_state.hpp"
 #include "cmd/serve_surfaces.hpp"
+#include "cmd/stop_signal.hpp"
 #include "cmd/sync_appender.hpp"
+#include "cmd/wall_clock.hpp"
 #include "journal/journal.hpp"
 #include "journal/watch_record.hpp"
 #include "kube/client/client_config.hpp"
@@ -42,17 +43,6 @@
 
 namespace koordq::cmd {
 namespace {
-
-std::atomic<bool> g_stop{false};
-
-void request_stop(int) {
-  g_stop.store(true);
-}
-
-int64_t wall_now() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 using Bodies = std::vector<std::shared_ptr<const journal::RecordBody>>;
 
@@ -81,7 +71,7 @@ class ClusterLoop {
         seen_through_(wall_now()) {}
 
   int run() {
-    while (!g_stop.load()) {
+    while (!stop_requested()) {
       if (failure_) {
         retry_failed_append();
         continue;
@@ -258,7 +248,7 @@ class ClusterLoop {
 
   void retry_failed_append() {
     for (LoopInput& in : inbox_.take(std::chrono::seconds(1))) deferred_.push_back(std::move(in));
-    if (g_stop.load()) return;
+    if (stop_requested()) return;
     if (!batch_.empty()) {
       auto seqs = appender_.append(batch_);
       if (!seqs.ok()) {
@@ -427,8 +417,7 @@ kube::HttpOptions http_options_of(const ServeOptions& options, ServeSurfaces& su
 }  // namespace
 
 int run_cluster(const ServeOptions& options) {
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
+  install_stop_signal_handlers();
   log_serve_endpoints(options);
   auto config = kube::resolve_client_config(options.kubeconfig, kube::process_environment());
   if (!config.ok()) {

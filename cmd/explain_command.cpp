@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "base/rfc3339.hpp"
+#include "cmd/command_names.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/journal_access.hpp"
@@ -18,15 +19,13 @@
 namespace koordq::cmd {
 namespace {
 
-constexpr std::string_view kCommand = "explain";
-
 struct Failure {
   std::string message;
   int exit_code = kExitJournalUnreadable;
 };
 
 std::optional<Failure> fold_journal(const ExplainOptions& o, replay::StoryFolder& folder) {
-  auto reader = open_journal_for_reading(kCommand, o.source.path);
+  auto reader = open_journal_for_reading(kExplainCommand, o.source.path);
   if (!reader) return Failure{"", kExitJournalUnreadable};  // reported by open_journal_for_reading
   auto range = journal::retained_range(*reader);
   if (!range.ok()) return Failure{range.message()};
@@ -112,16 +111,16 @@ int run_explain(const ExplainOptions& options) {
   replay::StoryFolder folder(options.unit.namespace_name, options.unit.name);
   if (auto failure = fold_source(options, folder)) {
     if (failure->message.empty()) return failure->exit_code;
-    return fail_command(kCommand, failure->message, failure->exit_code);
+    return fail_command(kExplainCommand, failure->message, failure->exit_code);
   }
   const std::string not_found = "queueunit \"" + full_name + "\" not found";
-  if (!folder.latest_uid()) return fail_command(kCommand, not_found, kExitCheckFailed);
+  if (!folder.latest_uid()) return fail_command(kExplainCommand, not_found, kExitCheckFailed);
   const std::string uid = options.uid.value_or(*folder.latest_uid());
   const auto& uids = folder.uids();
   if (std::find(uids.begin(), uids.end(), uid) == uids.end()) {
     std::string known;
     for (const auto& u : uids) known += (known.empty() ? "" : ",") + u;
-    return fail_command(kCommand, not_found + " with uid " + uid + " (uids: " + known + ")", kExitCheckFailed);
+    return fail_command(kExplainCommand, not_found + " with uid " + uid + " (uids: " + known + ")", kExitCheckFailed);
   }
   const replay::Story story = folder.story(uid);
   const std::string text =

@@ -1,14 +1,11 @@
 #include "cmd/explain_flags.hpp"
 
+#include "cmd/command_names.hpp"
 #include "cmd/flag_reader.hpp"
 #include "cmd/usage_error.hpp"
 
 namespace koordq::cmd {
-namespace {
-
-constexpr std::string_view kCommand = "explain";
-
-}  // namespace
+namespace {}  // namespace
 
 const CommandSpec& explain_command_spec() {
   static const CommandSpec spec{
@@ -42,15 +39,15 @@ const CommandSpec& explain_command_spec() {
 
 Result<ExplainOptions> read_explain_options(const ParsedFlags& flags, const CommandEnvironment&) {
   const std::vector<std::string>& words = flags.positionals();
-  if (words.empty()) return usage_error(kCommand, "missing NS/NAME of the QueueUnit");
-  if (words.size() > 1) return usage_error(kCommand, "unexpected argument \"" + words[1] + "\" after NS/NAME");
+  if (words.empty()) return usage_error(kExplainCommand, "missing NS/NAME of the QueueUnit");
+  if (words.size() > 1) return usage_error(kExplainCommand, "unexpected argument \"" + words[1] + "\" after NS/NAME");
 
   ExplainOptions o;
   Result<NamespacedName> unit = parse_namespaced_name(words[0]);
-  if (!unit.ok()) return invalid_value(kCommand, "NS/NAME", words[0], unit.message());
+  if (!unit.ok()) return invalid_value(kExplainCommand, "NS/NAME", words[0], unit.message());
   o.unit = std::move(unit).value();
 
-  FlagReader reader(kCommand, flags);
+  FlagReader reader(kExplainCommand, flags);
   read_journal_source(reader, o.source);
   if (flags.given("--uid")) {
     std::string uid;

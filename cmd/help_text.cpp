@@ -11,7 +11,7 @@ constexpr size_t kIndent = 2;
 constexpr size_t kGap = 3;
 constexpr size_t kMaxLabelWidth = 40;
 
-const FlagSpec kHelpFlag{"-h", "--help", "", "", "show this help"};
+const FlagSpec kHelpFlagSpec{"-h", "--help", "", "", "show this help"};
 
 std::vector<std::string> wrap(std::string_view text, size_t width) {
   std::vector<std::string> lines;
@@ -119,7 +119,7 @@ std::string render_help(const CommandSpec& spec) {
   // One label column for every flag group, so that the groups line up. -h joins a lone group.
   std::vector<Rows> groups;
   for (const FlagGroup& group : spec.flag_groups) groups.push_back(flag_rows(group.flags));
-  const Rows help_rows = flag_rows({kHelpFlag});
+  const Rows help_rows = flag_rows({kHelpFlagSpec});
   const bool separate_help = spec.flag_groups.size() != 1;
   if (!separate_help) groups.front().insert(groups.front().end(), help_rows.begin(), help_rows.end());
   size_t flags_width = label_width(help_rows);

@@ -10,6 +10,9 @@
 
 namespace koordq::cmd {
 
+// Off a terminal, the long offline commands (replay, at) print a progress line this often.
+inline constexpr std::chrono::seconds kPlainProgressEvery{10};
+
 class TerminalProgress {
  public:
   // `total` 0 means unknown (no percentage).

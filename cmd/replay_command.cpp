@@ -10,10 +10,12 @@
 #include <variant>
 #include <vector>
 
+#include "cmd/command_names.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/journal_access.hpp"
 #include "cmd/progress.hpp"
+#include "cmd/wall_clock.hpp"
 #include "journal/revision_lookup.hpp"
 #include "replay/export_journal.hpp"
 #include "replay/replay.hpp"
@@ -22,14 +24,7 @@
 namespace koordq::cmd {
 namespace {
 
-constexpr std::string_view kCommand = "replay";
 // Off a terminal, a plain progress line this often (a log shows a long replay advancing).
-constexpr std::chrono::seconds kPlainProgressEvery{10};
-
-int64_t wall_now() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // The revision --to names (default: the newest), with the messages of behaviour.md §16.7.
 Result<uint64_t> resolve_to(journal::JournalReader& reader, const journal::RetainedRange& range,
@@ -57,12 +52,12 @@ std::optional<Source> open_source(const JournalSource& source, int& exit_code) {
   exit_code = kExitJournalUnreadable;
   if (source.kind == JournalSource::Kind::journal_dir) {
     out.name = "the journal in " + source.path;
-    out.journal = open_journal_for_reading(kCommand, source.path);
+    out.journal = open_journal_for_reading(kReplayCommand, source.path);
     if (!out.journal) return std::nullopt;
     out.reader = out.journal.get();
     auto uuid = out.reader->uuid();
     if (!uuid.ok()) {
-      fail_command(kCommand,
+      fail_command(kReplayCommand,
                    source.path + " is not a readable koordq journal: " + uuid.message() + "; pass --journal-dir",
                    kExitJournalUnreadable);
       return std::nullopt;
@@ -76,13 +71,13 @@ std::optional<Source> open_source(const JournalSource& source, int& exit_code) {
   if (source.path != "-") {
     std::error_code ec;
     if (!std::filesystem::exists(source.path, ec)) {
-      fail_command(kCommand, "export file " + source.path + " does not exist; pass --export FILE (- reads stdin)",
+      fail_command(kReplayCommand, "export file " + source.path + " does not exist; pass --export FILE (- reads stdin)",
                    kExitJournalUnreadable);
       return std::nullopt;
     }
     file.open(source.path, std::ios::binary);
     if (!file) {
-      fail_command(kCommand, "cannot read export file " + source.path, kExitJournalUnreadable);
+      fail_command(kReplayCommand, "cannot read export file " + source.path, kExitJournalUnreadable);
       return std::nullopt;
     }
     in = &file;
@@ -94,12 +89,12 @@ std::optional<Source> open_source(const JournalSource& source, int& exit_code) {
     if (broken) {
       const std::string where = broken->seq > 0 ? " is broken at seq " + std::to_string(broken->seq)
                                                 : std::string(" is not a journal export");
-      fail_command(kCommand,
+      fail_command(kReplayCommand,
                    out.name + where + " (" + broken->reason +
                        "); check it with 'koordq journal verify --export', or export the journal again",
                    kExitJournalUnreadable);
     } else {
-      fail_command(kCommand, "cannot read " + out.name + ": " + loaded.message(), kExitJournalUnreadable);
+      fail_command(kReplayCommand, "cannot read " + out.name + ": " + loaded.message(), kExitJournalUnreadable);
     }
     return std::nullopt;
   }
@@ -107,7 +102,7 @@ std::optional<Source> open_source(const JournalSource& source, int& exit_code) {
   out.reader = &out.exported->reader();
   out.uuid = out.exported->uuid().empty() ? std::string("unknown") : out.exported->uuid();
   if (const uint64_t first = out.reader->first_seq(); first > 1) {
-    fail_command(kCommand,
+    fail_command(kReplayCommand,
                  out.name + " starts at seq " + std::to_string(first) +
                      "; a replay needs every record from seq 1: export the journal without --from",
                  kExitJournalUnreadable);
@@ -151,12 +146,12 @@ int run_replay(const ReplayOptions& options) {
   journal::JournalReader& reader = *source->reader;
 
   auto range = journal::retained_range(reader);
-  if (!range.ok()) return fail_command(kCommand, range.message(), kExitJournalUnreadable);
+  if (!range.ok()) return fail_command(kReplayCommand, range.message(), kExitJournalUnreadable);
   if (range->last == 0) {
-    return fail_command(kCommand, source->name + " holds no records: nothing to replay", kExitJournalUnreadable);
+    return fail_command(kReplayCommand, source->name + " holds no records: nothing to replay", kExitJournalUnreadable);
   }
   auto target = resolve_to(reader, *range, options.to);
-  if (!target.ok()) return fail_command(kCommand, target.message(), kExitUsage);
+  if (!target.ok()) return fail_command(kReplayCommand, target.message(), kExitUsage);
 
   const uint64_t first = range->first;
   TerminalProgress progress(options.verify ? "verifying" : "replaying", *target - first + 1, kPlainProgressEvery);
@@ -168,7 +163,7 @@ int run_replay(const ReplayOptions& options) {
   if (!options.what_if.empty()) {
     auto result = replay::what_if(reader, *target, what_if_settings(options.what_if));
     if (!result.ok()) {
-      return fail_command(kCommand, "cannot replay " + source->name + ": " + result.message() + corrupt_hint,
+      return fail_command(kReplayCommand, "cannot replay " + source->name + ": " + result.message() + corrupt_hint,
                           kExitJournalUnreadable);
     }
     std::vector<std::pair<std::string, std::string>> changes;
@@ -182,7 +177,7 @@ int run_replay(const ReplayOptions& options) {
   if (!options.verify) {
     auto replayed = replay::replay_to(reader, *target, on_progress);
     if (!replayed.ok()) {
-      return fail_command(kCommand, "cannot replay " + source->name + ": " + replayed.message() + corrupt_hint,
+      return fail_command(kReplayCommand, "cannot replay " + source->name + ": " + replayed.message() + corrupt_hint,
                           kExitJournalUnreadable);
     }
     const auto summary =
@@ -195,7 +190,7 @@ int run_replay(const ReplayOptions& options) {
 
   auto verified = replay::verify_rounds(reader, *target, on_progress);
   if (!verified.ok()) {
-    return fail_command(kCommand, "cannot verify " + source->name + ": " + verified.message() + corrupt_hint,
+    return fail_command(kReplayCommand, "cannot verify " + source->name + ": " + verified.message() + corrupt_hint,
                         kExitJournalUnreadable);
   }
   const std::string text = options.output == ReplayOutput::json ? replay::render_verify_json(*verified)
@@ -203,14 +198,14 @@ int run_replay(const ReplayOptions& options) {
   std::fputs(text.c_str(), stdout);
   std::fflush(stdout);
   if (verified->divergence) {
-    return fail_command(kCommand,
+    return fail_command(kReplayCommand,
                         "divergence at seq " + std::to_string(verified->divergence->seq) + " (basis " +
                             std::to_string(verified->divergence->basis) +
                             "): the replayed decisions differ from the recorded ones",
                         kExitCheckFailed);
   }
   if (verified->version_mismatch) {
-    return fail_command(kCommand,
+    return fail_command(kReplayCommand,
                         "the journal was written by decision-logic version " +
                             std::to_string(verified->version_mismatch->journal) + " (config record at seq " +
                             std::to_string(verified->version_mismatch->seq) + "), this binary runs version " +

@@ -1,14 +1,11 @@
 #include "cmd/replay_flags.hpp"
 
+#include "cmd/command_names.hpp"
 #include "cmd/flag_reader.hpp"
 #include "cmd/usage_error.hpp"
 
 namespace koordq::cmd {
-namespace {
-
-constexpr std::string_view kCommand = "replay";
-
-}  // namespace
+namespace {}  // namespace
 
 const CommandSpec& replay_command_spec() {
   static const CommandSpec spec{
@@ -62,10 +59,10 @@ const CommandSpec& replay_command_spec() {
 
 Result<ReplayOptions> read_replay_options(const ParsedFlags& flags, const CommandEnvironment&) {
   if (!flags.positionals().empty()) {
-    return usage_error(kCommand, "unexpected argument \"" + flags.positionals().front() + "\"");
+    return usage_error(kReplayCommand, "unexpected argument \"" + flags.positionals().front() + "\"");
   }
   ReplayOptions o;
-  FlagReader reader(kCommand, flags);
+  FlagReader reader(kReplayCommand, flags);
   read_journal_source(reader, o.source);
   reader.when("--to", o.to);
   reader.boolean("--verify", o.verify);
@@ -74,11 +71,11 @@ Result<ReplayOptions> read_replay_options(const ParsedFlags& flags, const Comman
 
   for (const std::string& argument : flags.values("--what-if")) {
     Result<WhatIfChange> change = parse_what_if(argument);
-    if (!change.ok()) return usage_error_verbatim(kCommand, change.message());
+    if (!change.ok()) return usage_error_verbatim(kReplayCommand, change.message());
     o.what_if.push_back(std::move(change).value());
   }
   if (o.verify && !o.what_if.empty()) {
-    return usage_error(kCommand,
+    return usage_error(kReplayCommand,
                        "--verify and --what-if exclude each other: verify checks the recorded decisions, "
                        "what-if makes new ones");
   }

@@ -1,12 +1,11 @@
 #include "cmd/serve_flags.hpp"
 
+#include "cmd/command_names.hpp"
 #include "cmd/flag_reader.hpp"
 #include "cmd/usage_error.hpp"
 
 namespace koordq::cmd {
 namespace {
-
-constexpr std::string_view kCommand = "serve";
 
 // Accepted for compatibility with Koord-Queue's command lines; each logs a warning when given.
 const std::vector<FlagSpec> kIgnoredFlags = {
@@ -89,7 +88,7 @@ void read_server_flags(FlagReader& reader, ServeOptions& o) {
   reader.text("--visibility-tls-cert-file", o.visibility_tls_cert_file);
   reader.text("--visibility-tls-key-file", o.visibility_tls_key_file);
   if (reader.ok() && o.visibility_tls_cert_file.empty() != o.visibility_tls_key_file.empty()) {
-    reader.fail(usage_error(kCommand,
+    reader.fail(usage_error(kServeCommand,
                             "--visibility-tls-cert-file and --visibility-tls-key-file go together: "
                             "give both, or neither for a self-signed certificate"));
   }
@@ -353,11 +352,11 @@ Result<ServeOptions> read_serve_options(const ParsedFlags& flags, const CommandE
   ServeOptions o;
   if (env.pod_namespace) o.leader_election_namespace = *env.pod_namespace;
 
-  FlagReader reader(kCommand, flags);
+  FlagReader reader(kServeCommand, flags);
   reader.boolean("--simulate", o.simulate);
   if (reader.ok() && !o.simulate) {
     for (std::string_view flag : kSimulatorOnlyFlags) {
-      if (flags.given(flag)) return usage_error(kCommand, std::string(flag) + " requires --simulate");
+      if (flags.given(flag)) return usage_error(kServeCommand, std::string(flag) + " requires --simulate");
     }
   }
   read_client_flags(reader, o);
@@ -371,7 +370,8 @@ Result<ServeOptions> read_serve_options(const ParsedFlags& flags, const CommandE
   o.verbosity = static_cast<int>(verbosity);
   if (!reader.ok()) return reader.error();
   if (!flags.positionals().empty()) {
-    return usage_error(kCommand, "unexpected argument \"" + flags.positionals().front() + "\": serve takes only flags");
+    return usage_error(kServeCommand,
+                       "unexpected argument \"" + flags.positionals().front() + "\": serve takes only flags");
   }
 
   for (const FlagSpec& ignored : kIgnoredFlags) {

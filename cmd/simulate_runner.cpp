@@ -3,7 +3,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <csignal>
 #include <deque>
 #include <filesystem>
 #include <functional>
@@ -26,7 +25,9 @@
 #include "cmd/serve_startup_log.hpp"
 #include "cmd/serve_state.hpp"
 #include "cmd/serve_surfaces.hpp"
+#include "cmd/stop_signal.hpp"
 #include "cmd/sync_appender.hpp"
+#include "cmd/wall_clock.hpp"
 #include "journal/journal.hpp"
 #include "journal/retention.hpp"
 #include "journal/watch_record.hpp"
@@ -36,19 +37,8 @@
 namespace koordq::cmd {
 namespace {
 
-std::atomic<bool> g_stop{false};
-
-void request_stop(int) {
-  g_stop.store(true);
-}
-
 // The virtual clock starts here (2026-01-01T00:00:00Z) for a new journal.
 constexpr int64_t kVirtualEpoch = 1767225600LL * base::kSecond;
-
-int64_t wall_now() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 class SimulationLoop {
  public:
@@ -71,7 +61,7 @@ class SimulationLoop {
         upkeep_(options, journal, engine) {}
 
   int run(int64_t end) {
-    while (!g_stop.load()) {
+    while (!stop_requested()) {
       const int64_t next = next_time();
       if (next > end) {
         if (!virtual_) sleep_until(end);  // on the wall clock the run lasts its whole duration
@@ -135,7 +125,7 @@ class SimulationLoop {
   }
 
   void sleep_until(int64_t t) const {
-    while (!g_stop.load()) {
+    while (!stop_requested()) {
       const int64_t left = t - wall_now();
       if (left <= 0) return;
       std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<int64_t>(left, 100 * base::kMillisecond)));
@@ -210,8 +200,7 @@ class SimulationLoop {
 }  // namespace
 
 int run_simulation(const ServeOptions& options) {
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
+  install_stop_signal_handlers();
   auto scenario = kube::sim::load_scenario(options.scenario);
   if (!scenario.ok()) {
     KQ_LOG_ERROR("--scenario {}: {}", options.scenario, scenario.message());
@@ -291,7 +280,7 @@ int run_simulation(const ServeOptions& options) {
     if (Status synced = (*surfaces)->initial_sync_done(); !synced.ok()) {
       KQ_LOG_ERROR("{}", synced.message());
       sync_failure = kExitUsage;
-      request_stop(0);
+      request_stop();
     }
   });
   std::vector<schema::WatchedObject> journaled;

@@ -12,6 +12,7 @@
 #include "actors/wire/record_apply.hpp"
 #include "actors/wire/state_restore.hpp"
 #include "base/rfc3339.hpp"
+#include "replay/json_text.hpp"
 #include "replay/state_diff.hpp"
 #include "schema/wire_message.hpp"
 
@@ -63,39 +64,6 @@ class Fold {
   uint64_t seq_;
   int64_t time_;
 };
-
-void append_json_string(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          static constexpr char kHex[] = "0123456789abcdef";
-          out += "\\u00";
-          out.push_back(kHex[(c >> 4) & 0xf]);
-          out.push_back(kHex[c & 0xf]);
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
-}
 
 std::string phase_counts_text(const std::map<std::string, uint64_t>& phases) {
   std::string out;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "base/rfc3339.hpp"
+#include "replay/json_text.hpp"
 #include "replay/what_if.hpp"
 
 namespace koordq::replay {
@@ -36,24 +37,6 @@ std::optional<int64_t> delta_of(const UnitAdmission& u) {
 
 std::string time_or_none(const std::optional<int64_t>& t) {
   return t ? base::format_rfc3339_millis(*t) : std::string("<none>");
-}
-
-void append_json_string(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\u00";
-      out.push_back(kHex[(c >> 4) & 0xf]);
-      out.push_back(kHex[c & 0xf]);
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ bool decode_label_selector(DecodeContext& ctx, const JsonPath& at, element value
   return true;
 }
 
-bool decode_admission_check(DecodeContext& ctx, const JsonPath& at, element value, QueueAdmissionCheck& out) {
+bool decode_queue_admission_check(DecodeContext& ctx, const JsonPath& at, element value, QueueAdmissionCheck& out) {
   object fields;
   if (!expect_object(ctx, at, value, fields)) return false;
   for (auto [key, field] : fields) {
@@ -68,7 +68,7 @@ bool decode_spec(DecodeContext& ctx, const JsonPath& at, element value, QueueSpe
     } else if (key == "priorityClassName") {
       ok = read_string(ctx, path, field, kMaxNameBytes, out.priority_class_name);
     } else if (key == "admissionChecks") {
-      ok = read_list(ctx, path, field, out.admission_checks, decode_admission_check);
+      ok = read_list(ctx, path, field, out.admission_checks, decode_queue_admission_check);
     }
     if (!ok) return false;
   }

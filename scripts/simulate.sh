@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CCACHE_DIR="${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/koordq-ccache}"
 bash scripts/install-deps.sh --build
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# The flags of the README test command's main build, so that either command reuses the other's.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKOORDQ_DEBUG_INFO=lines -DKOORDQ_UNITY_BUILD=ON >/dev/null
 ninja -C build koordq
 exec build/cmd/koordq serve --simulate "$@"

@@ -7,7 +7,9 @@
 #   3. builds RelWithDebInfo (everything: binary, tests, benchmarks) and runs every test
 #      once: unit, property and end-to-end. ctest's summary of this run is the last output.
 # Both builds keep line-level debug information only (-DKOORDQ_DEBUG_INFO=lines: stack traces
-# with file:line, no variables), which compiles about a quarter faster than full -g.
+# with file:line, no variables), which compiles about a quarter faster than full -g, and compile
+# the libraries as unity builds (-DKOORDQ_UNITY_BUILD=ON; the tests always are), which shares the
+# heavy headers' instantiations between the files of a unit (BENCHMARKS.md, build time).
 # Build trees: build/ (main) and build-asan/. Compiler cache: $CCACHE_DIR, default
 # ~/.cache/koordq-ccache, outside the clone. Test scratch data goes to $TMPDIR.
 set -euo pipefail
@@ -33,7 +35,7 @@ stage_done "install dependencies"
 
 stage "sanitizer build (ASan+UBSan, -O0)"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-O0" -DCMAKE_C_FLAGS="-O0" \
-  -DKOORDQ_SANITIZE=ON -DKOORDQ_BENCH=OFF -DKOORDQ_DEBUG_INFO=lines >/dev/null
+  -DKOORDQ_SANITIZE=ON -DKOORDQ_BENCH=OFF -DKOORDQ_DEBUG_INFO=lines -DKOORDQ_UNITY_BUILD=ON >/dev/null
 ninja -C build-asan -j "$jobs" koordq_unit_tests
 stage_done "sanitizer build"
 
@@ -45,7 +47,7 @@ unset ASAN_OPTIONS UBSAN_OPTIONS
 stage_done "sanitizer tests"
 
 stage "main build (RelWithDebInfo)"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKOORDQ_DEBUG_INFO=lines >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKOORDQ_DEBUG_INFO=lines -DKOORDQ_UNITY_BUILD=ON >/dev/null
 ninja -C build -j "$jobs"
 stage_done "main build"
 

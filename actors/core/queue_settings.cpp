@@ -17,7 +17,7 @@ bool is_true(const std::string* v) {
   return v != nullptr && *v == "true";
 }
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 
 }  // namespace
 

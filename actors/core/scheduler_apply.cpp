@@ -2,13 +2,11 @@
 #include <algorithm>
 #include <utility>
 
+#include "actors/core/policy_periods.hpp"
 #include "actors/core/scheduler.hpp"
 
 namespace koordq::actors {
 namespace {
-
-constexpr int64_t kThreeMinutes = 180'000'000'000;
-constexpr int64_t kFiveMinutes = 300'000'000'000;
 
 bool decreased(const schema::ResourceVector& before, const schema::ResourceVector& after) {
   for (const auto& [r, v] : before) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "actors/core/policy_periods.hpp"
 #include "actors/core/scheduler.hpp"
 #include "actors/core/status_change.hpp"
 #include "base/go_duration.hpp"
@@ -10,11 +11,9 @@
 namespace koordq::actors {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 constexpr int64_t kQueueNotFoundGrace = 10 * kSecond;
 constexpr int64_t kBlockRetryWait = 5 * kSecond;
-constexpr int64_t kThreeMinutes = 180 * kSecond;
-constexpr int64_t kFiveMinutes = 300 * kSecond;
 
 schema::QueueUnit effective_object(const UnitState& u) {
   schema::QueueUnit eff = u.object;

@@ -4,11 +4,12 @@
 #include <algorithm>
 
 #include "actors/core/scheduler.hpp"
+#include "base/go_duration.hpp"
 
 namespace koordq::actors {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 constexpr int64_t kMillisecond = 1'000'000;
 
 const char* const kParentLabel = "quota.scheduling.koordinator.sh/parent";

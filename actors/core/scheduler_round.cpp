@@ -4,11 +4,12 @@
 
 #include "actors/core/scheduler.hpp"
 #include "actors/core/status_change.hpp"
+#include "base/go_duration.hpp"
 
 namespace koordq::actors {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 
 // The items a create writes onto the Queue (§2.5).
 QueueItems items_of(const schema::Queue& q) {

@@ -3,7 +3,7 @@
 namespace koordq::actors {
 namespace {
 
-wire::Resource to_wire(schema::ObjectKind kind) {
+wire::Resource resource_of(schema::ObjectKind kind) {
   switch (kind) {
     case schema::ObjectKind::kQueueUnit:
       return wire::Resource::QUEUE_UNITS;
@@ -32,7 +32,7 @@ std::unique_ptr<journal::CapnpRecordBody> make_relist_body(RelistPhase phase, sc
   auto body = std::make_unique<journal::CapnpRecordBody>();
   auto relist = body->record().initBody().initRelist();
   relist.setPhase(phase == RelistPhase::kBegin ? wire::Relist::Phase::BEGIN : wire::Relist::Phase::END);
-  relist.setResource(to_wire(resource));
+  relist.setResource(resource_of(resource));
   relist.setResourceVersion(resource_version);
   return body;
 }

@@ -3,13 +3,14 @@
 #include <algorithm>
 
 #include "actors/core/unit_facts.hpp"
+#include "base/go_duration.hpp"
 #include "kube/simulator/simulated_cluster.hpp"
 #include "schema/quantity.hpp"
 
 namespace koordq::kube::sim {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 constexpr int64_t kMinute = 60 * kSecond;
 constexpr int kNameSuffixLength = 5;
 constexpr char kParentLabel[] = "quota.scheduling.koordinator.sh/parent";

@@ -5,12 +5,13 @@
 #include <map>
 #include <set>
 
+#include "base/go_duration.hpp"
 #include "kube/simulator/yaml_reader.hpp"
 
 namespace koordq::kube::sim {
 namespace {
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 constexpr std::string_view kRootQuota = "koordinator-root-quota";
 constexpr size_t kMaxClassNameLength = 50;  // leaves room for the generated suffix in a 63-char name
 
