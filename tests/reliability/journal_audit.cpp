@@ -110,13 +110,13 @@ JournalAudit audit_journal(const std::filesystem::path& dir, const AckedRecords&
     audit.failures.push_back("verify: " + journal::render_verify_report(*verified) + " (the log ends at seq " +
                              std::to_string(audit.last_seq) + ")");
   }
-  check_head_file(*head, audit.last_seq, acked, audit);
-  const std::vector<int64_t> times = check_acknowledged(j.reader(), acked, audit);
+  KOORDQ_TEST_LOCAL::check_head_file(*head, audit.last_seq, acked, audit);
+  const std::vector<int64_t> times = KOORDQ_TEST_LOCAL::check_acknowledged(j.reader(), acked, audit);
   if (times.size() != audit.last_seq) {
     audit.failures.push_back("the log holds " + std::to_string(times.size()) + " readable records up to seq " +
                              std::to_string(audit.last_seq));
   }
-  check_time_index(j.store(), times, audit);
+  KOORDQ_TEST_LOCAL::check_time_index(j.store(), times, audit);
   return audit;
 }
 
