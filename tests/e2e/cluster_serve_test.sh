@@ -213,6 +213,13 @@ check "and never beyond it" test "$(admitted_b)" = 4
 check "no unit has more replicas than it asked for" test \
   "$(k get queueunits -A -o json | jq '[.items[] | select(((.status.admissions // [])[0].replicas // 0) > (.spec.podSet[0].count // 1))] | length')" = 0
 
+# spec.queue is patched after the admission (admissions go first in the write queue): a unit
+# admitted in the relist's first round can show Dequeued a moment before its queue.
+queues_written() {
+  test "$(k get queueunits -A -o json | jq '[.items[] | select(.status.phase == "Dequeued" and ((.spec.queue // "") == ""))] | length')" = 0
+}
+check "every admitted unit carries its spec.queue" eventually 10 queues_written
+
 # A Kubernetes client library reads what koordq wrote (python3-kubernetes, list and watch).
 cat >"$scratch/client.py" <<'PY'
 import sys
