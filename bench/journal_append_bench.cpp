@@ -19,7 +19,6 @@ namespace {
 
 using journal::AppendedRecord;
 
-constexpr int kRounds = 3;
 
 // Each producer thread appends one record and waits for its acknowledgement.
 Phase journal_threads(Sides& s, int producers, int64_t measure_nanos) {

@@ -17,6 +17,9 @@
 
 namespace koordq::bench {
 
+// The interleaved comparisons run each side once per round, this many rounds.
+inline constexpr int kRounds = 3;
+
 inline int64_t now_nanos() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();

@@ -15,7 +15,6 @@
 namespace koordq::bench {
 namespace {
 
-constexpr int kRounds = 3;
 
 uint64_t journal_scan(journal::Journal& j, uint64_t count) {
   auto cursor = j.reader().cursor(1, count);
