@@ -23,7 +23,7 @@
 #include "tests/support/journal_records.hpp"
 
 namespace koordq::reliability {
-namespace KOORDQ_TEST_LOCAL {
+namespace {
 
 // Groups of up to kProducers × kWindow records: enough to share syncs, few enough records that
 // the driver can audit the whole journal after each of hundreds of kills.
@@ -106,7 +106,7 @@ int run(int argc, char** argv) {
   std::_Exit(4);
 }
 
-}  // namespace KOORDQ_TEST_LOCAL
+}  // namespace
 }  // namespace koordq::reliability
 
 int main(int argc, char** argv) {
