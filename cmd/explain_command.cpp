@@ -1,11 +1,13 @@
-// `koordq explain NS/NAME` (behaviour.md §24.2): reads the journal or the export once, from its
-// oldest record to WHEN, through replay::StoryFolder, and prints the story of one UID.
+// `koordq explain NS/NAME` (behaviour.md §24.2): folds the journal (what replay/explain_fold.hpp
+// plans: with the per-unit index, only the unit's stretch of it) or the export (every record, from
+// its oldest to WHEN) through replay::StoryFolder, and prints the story of one UID.
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <optional>
 
+#include "base/log.hpp"
 #include "base/rfc3339.hpp"
 #include "cmd/command_names.hpp"
 #include "cmd/commands.hpp"
@@ -15,6 +17,7 @@
 #include "journal/export_line.hpp"
 #include "journal/revision_lookup.hpp"
 #include "replay/explain.hpp"
+#include "replay/explain_fold.hpp"
 
 namespace koordq::cmd {
 namespace {
@@ -44,15 +47,16 @@ std::optional<Failure> fold_journal(const ExplainOptions& o, replay::StoryFolder
                  "there, and phases and positions count only what the retained records show\n",
                  static_cast<unsigned long long>(range->first));
   }
-  TerminalProgress progress("explaining", end - range->first + 1);
-  auto cursor = reader->cursor(range->first, end);
-  for (uint64_t n = 1;; ++n) {
-    auto next = cursor.next();
-    if (!next.ok()) return Failure{next.message()};
-    if (!next->has_value()) break;
-    if (Status added = folder.add(**next); !added.ok()) return Failure{added.message()};
-    progress.update(n, (*next)->seq());
+  auto plan = replay::plan_story(*reader, o.unit.namespace_name, o.unit.name, range->first, end);
+  if (!plan.ok()) return Failure{plan.message()};
+  if (!plan->indexed) {
+    KQ_V(1)("explain: no per-unit index covers seq {} (a journal written by an older koordq): folding every record",
+            range->first);
   }
+  TerminalProgress progress("explaining", plan->records());
+  const Status folded =
+      replay::fold_story(*reader, *plan, folder, [&](uint64_t seq, uint64_t records) { progress.update(records, seq); });
+  if (!folded.ok()) return Failure{folded.message()};
   return std::nullopt;
 }
 

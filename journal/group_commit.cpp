@@ -7,6 +7,7 @@
 
 #include "base/log.hpp"
 #include "journal/keys.hpp"
+#include "journal/unit_index.hpp"
 
 namespace koordq::journal {
 namespace {
@@ -197,6 +198,7 @@ void GroupCommitWriter::write_group(std::vector<Pending>& group, bool starts_wit
     value.append(as_bytes(hash));
     batch.Put(store_.log(), seq_key(seq), value);
     batch.Put(store_.time(), time_key(time, seq), rocksdb::Slice());
+    index_units(store_, batch, seq, std::string_view(value).substr(0, value.size() - sizeof(Hash)));
     bytes += value.size();
     encoded.push_back(Encoded{AppendedRecord{seq, time, p.body->kind(), hash}, std::move(value)});
     head = ChainHead{seq, hash};

@@ -9,6 +9,7 @@
 
 #include "journal/chain_check.hpp"
 #include "journal/keys.hpp"
+#include "journal/unit_index.hpp"
 
 namespace koordq::journal {
 namespace {
@@ -133,6 +134,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
       rocksdb::WriteBatch batch;
       batch.Put(j->store_->meta(), kMetaUuid, j->uuid_);
       batch.Put(j->store_->meta(), kMetaSchema, std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
+      batch.Put(j->store_->meta(), kMetaUnitIndexFrom, "1");
       if (auto s = j->store_->write(batch, true); !s.ok()) return s.error();
       j->report_.created = true;
       head = ChainHead{0, genesis_hash(j->uuid_)};
@@ -213,6 +215,12 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
   }
   if (!j->report_.created) {
     if (auto s = j->put_meta(kMetaVerified, verified_value(head)); !s.ok()) return s.error();
+    // A journal written before the per-unit index: indexed from the next record on.
+    auto index_from = j->reader_->meta(kMetaUnitIndexFrom);
+    if (!index_from.ok()) return index_from.error();
+    if (!index_from->has_value()) {
+      if (auto s = j->put_meta(kMetaUnitIndexFrom, std::to_string(head.seq + 1)); !s.ok()) return s.error();
+    }
   }
 
   if (options.clock == nullptr) j->owned_clock_ = std::make_unique<RecordClock>();

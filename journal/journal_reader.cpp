@@ -144,6 +144,18 @@ Result<std::optional<std::pair<uint64_t, std::string>>> JournalReader::latest_sn
   return Found{std::make_pair(*found, it->value().ToString())};
 }
 
+Result<std::optional<uint64_t>> JournalReader::latest_snapshot_seq_at_or_before(uint64_t seq) {
+  std::unique_ptr<rocksdb::Iterator> it(store_.db().NewIterator(rocksdb::ReadOptions(), store_.snapshot()));
+  it->SeekForPrev(seq_key(seq));
+  if (!it->Valid()) {
+    if (!it->status().ok()) return rocks_error("snapshot read failed", it->status());
+    return std::optional<uint64_t>();
+  }
+  const auto found = decode_seq_key(std::string_view(it->key().data(), it->key().size()));
+  if (!found) return make_error("malformed snapshot key");
+  return std::optional<uint64_t>(*found);
+}
+
 Status JournalReader::refresh() {
   if (store_.mode() != StoreMode::kSecondary) return ok_status();
   return store_.catch_up();

@@ -73,6 +73,8 @@ class JournalReader {
   std::vector<SnapshotEntry> snapshots();
   // The newest snapshot at or before seq: (its seq, its bytes).
   Result<std::optional<std::pair<uint64_t, std::string>>> latest_snapshot_at_or_before(uint64_t seq);
+  // Only its seq (the bytes are not copied).
+  Result<std::optional<uint64_t>> latest_snapshot_seq_at_or_before(uint64_t seq);
 
   // Secondary instances: pick up what the writer made durable since.
   Status refresh();

@@ -5,6 +5,7 @@
 #include <rocksdb/write_batch.h>
 
 #include "journal/keys.hpp"
+#include "journal/unit_index.hpp"
 
 namespace koordq::journal {
 namespace {
@@ -85,6 +86,9 @@ Result<RetentionResult> apply_retention(Journal& journal, const RetentionPolicy&
   if (batch.Count() == 0) return result;
   if (auto s = journal.store().write(batch, true); !s.ok()) return s.error();
   if (result.dropped_records > 0) {
+    // The index keys of the dropped records (a superset of the index is harmless, see unit_index.hpp,
+    // so this runs after the records went and a failure here loses nothing).
+    if (auto dropped = drop_unit_index_before(journal.store(), new_first); !dropped.ok()) return dropped.error();
     const std::string from = seq_key(first), to = seq_key(new_first);
     rocksdb::Slice begin(from), end(to);
     journal.store()

@@ -1,5 +1,6 @@
 #include "journal/rocks_store.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 
@@ -45,14 +46,32 @@ rocksdb::ColumnFamilyOptions plain_options() {
   return cf;
 }
 
-std::vector<rocksdb::ColumnFamilyDescriptor> descriptors() {
-  return {
+constexpr char kUnitIndexFamily[] = "unit";
+
+// A primary creates every family; a secondary or read-only instance can open only those that
+// exist, so the index is left out of a journal written before it.
+std::vector<rocksdb::ColumnFamilyDescriptor> descriptors(const std::filesystem::path& db_dir, StoreMode mode) {
+  std::vector<rocksdb::ColumnFamilyDescriptor> d = {
       {rocksdb::kDefaultColumnFamilyName, plain_options()},
       {"log", log_options()},
       {"time", plain_options()},
       {"snapshot", plain_options()},
       {"meta", plain_options()},
   };
+  bool with_index = mode == StoreMode::kPrimary;
+  if (!with_index) {
+    std::vector<std::string> existing;
+    if (rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), db_dir.string(), &existing).ok()) {
+      with_index = std::find(existing.begin(), existing.end(), kUnitIndexFamily) != existing.end();
+    }
+  }
+  if (with_index) d.push_back({kUnitIndexFamily, plain_options()});
+  return d;
+}
+
+// The read-only fallback of a damaged primary: the families it has.
+std::vector<rocksdb::ColumnFamilyDescriptor> existing_descriptors(const std::filesystem::path& db_dir) {
+  return descriptors(db_dir, StoreMode::kSecondary);
 }
 
 rocksdb::DBOptions db_options(StoreMode mode) {
@@ -83,16 +102,17 @@ Result<std::unique_ptr<RocksStore>> RocksStore::open(const std::filesystem::path
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s;
   if (mode == StoreMode::kPrimary) {
-    s = rocksdb::DB::Open(db_options(mode), db_dir.string(), descriptors(), &store->handles_, &raw);
+    s = rocksdb::DB::Open(db_options(mode), db_dir.string(), descriptors(db_dir, mode), &store->handles_, &raw);
   } else {
-    s = rocksdb::DB::OpenAsSecondary(db_options(mode), db_dir.string(), secondary_dir.string(), descriptors(),
+    s = rocksdb::DB::OpenAsSecondary(db_options(mode), db_dir.string(), secondary_dir.string(), descriptors(db_dir, mode),
                                      &store->handles_, &raw);
   }
   if (s.IsCorruption() && mode == StoreMode::kPrimary) {
     store->handles_.clear();
     rocksdb::DBOptions lenient = db_options(mode);
     lenient.paranoid_checks = false;
-    if (rocksdb::DB::OpenForReadOnly(lenient, db_dir.string(), descriptors(), &store->handles_, &raw).ok()) {
+    if (rocksdb::DB::OpenForReadOnly(lenient, db_dir.string(), existing_descriptors(db_dir), &store->handles_, &raw)
+            .ok()) {
       store->damage_ = "RocksDB refuses the database: " + s.ToString();
       store->db_.reset(raw);
       return store;

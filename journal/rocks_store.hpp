@@ -1,8 +1,10 @@
-// The RocksDB database behind the journal and its four column families (design.md §5):
+// The RocksDB database behind the journal and its column families (design.md §5):
 //   log       big-endian seq → the record's stored bytes
 //   time      big-endian time ‖ seq → (empty)
 //   snapshot  big-endian seq → snapshot bytes
 //   meta      name → value (journal UUID, schema version, verified point, resourceVersions, …)
+//   unit      <namespace>/<name>/big-endian seq → (empty): the per-unit index (unit_index.hpp),
+//             created by a primary; a journal written before it has none when opened read only
 // The primary instance is the single writer; other processes open a secondary instance.
 #pragma once
 
@@ -37,6 +39,8 @@ class RocksStore {
   rocksdb::ColumnFamilyHandle* time() { return handles_[2]; }
   rocksdb::ColumnFamilyHandle* snapshot() { return handles_[3]; }
   rocksdb::ColumnFamilyHandle* meta() { return handles_[4]; }
+  // nullptr for a journal without the index opened as a secondary or read only.
+  rocksdb::ColumnFamilyHandle* unit() { return handles_.size() > 5 ? handles_[5] : nullptr; }
   StoreMode mode() const { return mode_; }
   const std::optional<std::string>& damage() const { return damage_; }
 
@@ -50,7 +54,7 @@ class RocksStore {
  private:
   RocksStore() = default;
   std::unique_ptr<rocksdb::DB> db_;
-  std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // default, log, time, snapshot, meta
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // default, log, time, snapshot, meta[, unit]
   StoreMode mode_ = StoreMode::kPrimary;
   std::optional<std::string> damage_;
 };

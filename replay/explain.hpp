@@ -46,6 +46,9 @@ class StoryFolder {
   // Folds the next record. The first record decides the configuration of the fold: when it is a
   // `config` record, the settings it journals (backoff, oversell rate, queue namespace, …).
   Status add(const journal::StoredRecord& record);
+  // The fold goes on from `state`, the state just before the next record added (restored from a
+  // snapshot, say, to skip records that do not touch the unit). The story so far is kept.
+  void resume_from(actors::Scheduler state) { state_ = std::move(state); }
 
   // Every UID that carried the name, in the order they first appeared; the last one to appear in
   // a record is latest_uid().
