@@ -123,7 +123,7 @@ class Generator {
       o.decision_seq = round_seq;
       o.decision_index = i;
       o.write_kind = actors::WriteKind::kStatusPatch;
-      o.result = actors::OutcomeResult::kOk;
+      o.result = actors::OutcomeResult::kSuccess;
       o.http_code = 200;
       o.target = d.target;
       append(*actors::make_outcome_body(o));
