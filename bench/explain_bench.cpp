@@ -4,8 +4,9 @@
 // the raw RocksDB reads of the same records (index prefix seek, the snapshot before the first
 // record, the records of the stretch) in the same run.
 //
-// The journal is generated in process, a real decision journal: ten queues under one quota tree,
-// one unit arriving every 100 ms with a log-uniform run time between 5 s and 40 min, each arrival
+// The journal is generated in process, a real decision journal: 100 queues under one quota tree,
+// one unit arriving every 100 ms with a log-uniform run time between 5 s and 40 min (about half
+// the quota in use, few units waiting), each arrival
 // followed by the decide round of the live state and the outcome of every admission, finished
 // units deleted, a snapshot every 20,000 records (serve's default). Records go to the journal's
 // own store in large WriteBatches, indexed as the writer indexes them.
@@ -45,7 +46,7 @@ using testing::kSec;
 constexpr int64_t kStart = 1'776'672'000'000'000'000;  // 2026-04-20T08:00:00Z
 constexpr int64_t kArrivalEvery = 100'000'000;         // 100 ms
 constexpr uint64_t kSnapshotEvery = 20'000;
-constexpr int kQueues = 10;
+constexpr int kQueues = 100;
 
 uint64_t wanted_records() {
   const char* v = std::getenv("KOORDQ_BENCH_EXPLAIN_RECORDS");
@@ -72,7 +73,7 @@ class Generator {
     watch(schema::WatchEventType::kAdded, testing::quota("root", "", {{"cpu", "100000"}}));
     for (int q = 0; q < kQueues; ++q) {
       const std::string name = "team-" + std::to_string(q);
-      watch(schema::WatchEventType::kAdded, testing::quota(name, "root", {{"cpu", "1000"}}));
+      watch(schema::WatchEventType::kAdded, testing::quota(name, "root", {{"cpu", "200"}}));
       watch(schema::WatchEventType::kAdded, testing::queue(name));
     }
     std::mt19937_64 rng(7);
