@@ -170,7 +170,7 @@ class Generator {
   uint64_t seq_ = 0;
   int64_t time_ = kStart;
   size_t snapshots_ = 0;
-  std::multimap<int64_t, schema::QueueUnit> running_;                          // by end time
+  std::multimap<int64_t, schema::QueueUnit> running_;                         // by end time
   std::map<std::string, std::pair<int64_t, schema::QueueUnit>> waiting_run_;  // run time, object
 };
 
@@ -281,6 +281,45 @@ void BM_ExplainRawRead(benchmark::State& state) {
   }
   report_percentiles(state, std::move(millis));
 }
+
+// What the writer adds per record for the index, next to the record's own Puts (its `log` value
+// and `time` key): decoding the record for the units it names and one key per unit. Records: a
+// unit's watch event (ADDED of a normalized QueueUnit), and a round of `state.range(0)` decisions.
+void BM_IndexUnits(benchmark::State& state, bool index) {
+  testing::TempDir dir;
+  journal::JournalOptions options;
+  options.dir = dir / "journal";
+  auto opened = journal::Journal::open(options);
+  if (!opened.ok()) throw std::runtime_error(opened.message());
+  auto& store = (*opened)->store();
+  std::string bytes;
+  if (state.range(0) == 0) {
+    schema::WatchEvent event;
+    event.type = schema::WatchEventType::kAdded;
+    event.object = testing::unit("job-1", "team-1", "2", 0, 0, "team-1");
+    bytes = journal::make_watch_body(event, schema::RawObjectMode::kOff)->canonical_bytes(1, kStart, {});
+  } else {
+    std::vector<actors::Decision> decisions(static_cast<size_t>(state.range(0)));
+    for (size_t i = 0; i < decisions.size(); ++i) {
+      decisions[i].kind = actors::DecisionKind::kAdmit;
+      decisions[i].target = actors::UnitRef{"team-1", "job-" + std::to_string(i), "uid", "team-1", "team-1"};
+    }
+    bytes = actors::make_round_body(1, decisions)->canonical_bytes(1, kStart, {});
+  }
+  const std::string value = bytes + std::string(32, '\0');
+  rocksdb::WriteBatch batch;
+  uint64_t seq = 0;
+  for (auto _ : state) {
+    ++seq;
+    batch.Put(store.log(), journal::seq_key(seq), value);
+    batch.Put(store.time(), journal::time_key(kStart, seq), rocksdb::Slice());
+    if (index) journal::index_units(store, batch, seq, bytes);
+    if (batch.Count() >= 10'000) batch.Clear();
+  }
+  state.counters["record_bytes"] = static_cast<double>(value.size());
+}
+BENCHMARK_CAPTURE(BM_IndexUnits, record_puts_only, false)->Arg(0)->Arg(1)->Arg(20);
+BENCHMARK_CAPTURE(BM_IndexUnits, with_index, true)->Arg(0)->Arg(1)->Arg(20);
 
 BENCHMARK(BM_ExplainRawRead)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_ExplainIndexed)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);

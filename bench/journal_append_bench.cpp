@@ -19,7 +19,6 @@ namespace {
 
 using journal::AppendedRecord;
 
-
 // Each producer thread appends one record and waits for its acknowledgement.
 Phase journal_threads(Sides& s, int producers, int64_t measure_nanos) {
   const Window w = window_from_now(measure_nanos);

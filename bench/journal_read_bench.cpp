@@ -15,7 +15,6 @@
 namespace koordq::bench {
 namespace {
 
-
 uint64_t journal_scan(journal::Journal& j, uint64_t count) {
   auto cursor = j.reader().cursor(1, count);
   uint64_t touched = 0;

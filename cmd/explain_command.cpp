@@ -50,12 +50,13 @@ std::optional<Failure> fold_journal(const ExplainOptions& o, replay::StoryFolder
   auto plan = replay::plan_story(*reader, o.unit.namespace_name, o.unit.name, range->first, end);
   if (!plan.ok()) return Failure{plan.message()};
   if (!plan->indexed) {
-    KQ_V(1)("explain: no per-unit index covers seq {} (a journal written by an older koordq): folding every record",
-            range->first);
+    KQ_V(1)
+    ("explain: no per-unit index covers seq {} (a journal written by an older koordq): folding every record",
+     range->first);
   }
   TerminalProgress progress("explaining", plan->records());
-  const Status folded =
-      replay::fold_story(*reader, *plan, folder, [&](uint64_t seq, uint64_t records) { progress.update(records, seq); });
+  const Status folded = replay::fold_story(*reader, *plan, folder,
+                                           [&](uint64_t seq, uint64_t records) { progress.update(records, seq); });
   if (!folded.ok()) return Failure{folded.message()};
   return std::nullopt;
 }

@@ -104,8 +104,8 @@ Result<std::unique_ptr<RocksStore>> RocksStore::open(const std::filesystem::path
   if (mode == StoreMode::kPrimary) {
     s = rocksdb::DB::Open(db_options(mode), db_dir.string(), descriptors(db_dir, mode), &store->handles_, &raw);
   } else {
-    s = rocksdb::DB::OpenAsSecondary(db_options(mode), db_dir.string(), secondary_dir.string(), descriptors(db_dir, mode),
-                                     &store->handles_, &raw);
+    s = rocksdb::DB::OpenAsSecondary(db_options(mode), db_dir.string(), secondary_dir.string(),
+                                     descriptors(db_dir, mode), &store->handles_, &raw);
   }
   if (s.IsCorruption() && mode == StoreMode::kPrimary) {
     store->handles_.clear();

@@ -1,8 +1,9 @@
 #include "journal/unit_index.hpp"
 
-#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <memory>
+#include <unordered_set>
 
 #include <capnp/message.h>
 #include <kj/exception.h>
@@ -17,18 +18,26 @@ std::string_view view(capnp::Text::Reader text) {
   return {text.begin(), text.size()};
 }
 
-void add_unit(std::vector<std::string>& units, std::string_view ns, std::string_view name) {
-  std::string unit;
-  unit.reserve(ns.size() + 1 + name.size());
-  unit.append(ns).append("/").append(name);
-  if (std::find(units.begin(), units.end(), unit) == units.end()) units.push_back(std::move(unit));
-}
+// The units of one record, each once (a round can name thousands).
+class UnitList {
+ public:
+  void add(std::string_view ns, std::string_view name) {
+    std::string unit;
+    unit.reserve(ns.size() + 1 + name.size());
+    unit.append(ns).append("/").append(name);
+    if (seen_.insert(unit).second) units_.push_back(std::move(unit));
+  }
+  void add(wire::Target::Reader target) {
+    if (!target.isUnit()) return;
+    const auto unit = target.getUnit();
+    add(view(unit.getNamespace()), view(unit.getName()));
+  }
+  std::vector<std::string> take() { return std::move(units_); }
 
-void add_target(std::vector<std::string>& units, wire::Target::Reader target) {
-  if (!target.isUnit()) return;
-  const auto unit = target.getUnit();
-  add_unit(units, view(unit.getNamespace()), view(unit.getName()));
-}
+ private:
+  std::vector<std::string> units_;
+  std::unordered_set<std::string> seen_;
+};
 
 std::string unit_prefix(std::string_view ns, std::string_view name) {
   std::string prefix;
@@ -46,26 +55,26 @@ std::optional<uint64_t> seq_of(const rocksdb::Slice& key, size_t prefix_size) {
 }  // namespace
 
 std::vector<std::string> units_named_by(wire::Record::Reader record) {
-  std::vector<std::string> units;
+  UnitList units;
   const auto body = record.getBody();
   switch (body.which()) {
     case wire::Record::Body::WATCH: {
       const auto w = body.getWatch();
       if (w.getEventType() != wire::Watch::EventType::BOOKMARK && w.getObjectKind() == wire::ObjectKind::QUEUE_UNIT) {
-        add_unit(units, view(w.getNamespace()), view(w.getName()));
+        units.add(view(w.getNamespace()), view(w.getName()));
       }
       break;
     }
     case wire::Record::Body::ROUND:
-      for (const auto decision : body.getRound().getDecisions()) add_target(units, decision.getTarget());
+      for (const auto decision : body.getRound().getDecisions()) units.add(decision.getTarget());
       break;
     case wire::Record::Body::OUTCOME:
-      add_target(units, body.getOutcome().getTarget());
+      units.add(body.getOutcome().getTarget());
       break;
     default:
       break;
   }
-  return units;
+  return units.take();
 }
 
 std::string unit_index_key(std::string_view unit, uint64_t seq) {
@@ -77,15 +86,19 @@ std::string unit_index_key(std::string_view unit, uint64_t seq) {
 
 void index_units(RocksStore& store, rocksdb::WriteBatch& batch, uint64_t seq, std::string_view canonical_bytes) {
   if (store.unit() == nullptr || canonical_bytes.size() % sizeof(capnp::word) != 0) return;
-  // Cap'n Proto readers need word-aligned memory.
-  auto words = kj::heapArray<capnp::word>(canonical_bytes.size() / sizeof(capnp::word));
-  std::memcpy(words.begin(), canonical_bytes.data(), canonical_bytes.size());
+  // Cap'n Proto readers need word-aligned memory: the writer's strings are, a copy otherwise.
+  kj::Array<capnp::word> copy;
+  const auto* data = reinterpret_cast<const capnp::word*>(canonical_bytes.data());
+  if (reinterpret_cast<uintptr_t>(data) % alignof(capnp::word) != 0) {
+    copy = kj::heapArray<capnp::word>(canonical_bytes.size() / sizeof(capnp::word));
+    std::memcpy(copy.begin(), canonical_bytes.data(), canonical_bytes.size());
+    data = copy.begin();
+  }
   try {
     capnp::ReaderOptions options;
     options.traversalLimitInWords = 64 * 1024 * 1024;
-    const kj::ArrayPtr<const capnp::word> segment = words.asPtr();
-    capnp::SegmentArrayMessageReader message(kj::ArrayPtr<const kj::ArrayPtr<const capnp::word>>(&segment, 1),
-                                             options);
+    const kj::ArrayPtr<const capnp::word> segment(data, canonical_bytes.size() / sizeof(capnp::word));
+    capnp::SegmentArrayMessageReader message(kj::ArrayPtr<const kj::ArrayPtr<const capnp::word>>(&segment, 1), options);
     for (const auto& unit : units_named_by(message.getRoot<wire::Record>())) {
       batch.Put(store.unit(), unit_index_key(unit, seq), rocksdb::Slice());
     }
@@ -94,8 +107,8 @@ void index_units(RocksStore& store, rocksdb::WriteBatch& batch, uint64_t seq, st
   }
 }
 
-Result<std::optional<std::vector<uint64_t>>> unit_touches(RocksStore& store, std::string_view ns,
-                                                           std::string_view name, uint64_t from, uint64_t to) {
+Result<std::optional<std::vector<uint64_t>>> unit_touches(RocksStore& store, std::string_view ns, std::string_view name,
+                                                          uint64_t from, uint64_t to) {
   if (store.unit() == nullptr) return std::optional<std::vector<uint64_t>>();
   auto covered = store.get(store.meta(), kMetaUnitIndexFrom);
   if (!covered.ok()) return covered.error();

@@ -39,8 +39,8 @@ void index_units(RocksStore& store, rocksdb::WriteBatch& batch, uint64_t seq, st
 
 // The seqs in [from, to] whose records name NS/NAME according to the index, ascending;
 // std::nullopt when the store has no index covering `from` (a journal older than the index).
-Result<std::optional<std::vector<uint64_t>>> unit_touches(RocksStore& store, std::string_view ns,
-                                                           std::string_view name, uint64_t from, uint64_t to);
+Result<std::optional<std::vector<uint64_t>>> unit_touches(RocksStore& store, std::string_view ns, std::string_view name,
+                                                          uint64_t from, uint64_t to);
 
 // Deletes the keys of every seq < first (retention); returns how many.
 Result<uint64_t> drop_unit_index_before(RocksStore& store, uint64_t first);

@@ -49,8 +49,8 @@ Result<StoryPlan> plan_story(journal::JournalReader& reader, const std::string& 
   return plan;
 }
 
-Status fold_story(journal::JournalReader& reader, const StoryPlan& plan, StoryFolder& folder,
-                  const Progress& progress, uint64_t restore_after) {
+Status fold_story(journal::JournalReader& reader, const StoryPlan& plan, StoryFolder& folder, const Progress& progress,
+                  uint64_t restore_after) {
   uint64_t folded = 0;
   if (plan.first == 0) return ok_status();
   if (!plan.indexed) return fold_records(reader, plan.first, plan.end, folder, progress, folded);

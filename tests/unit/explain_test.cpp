@@ -18,10 +18,10 @@
 #include "journal/unit_index.hpp"
 #include "journal/watch_record.hpp"
 #include "replay/explain_fold.hpp"
-#include "tests/support/temp_dir.hpp"
-#include "tests/support/test_journal.hpp"
 #include "tests/support/scheduler_fixture.hpp"
 #include "tests/support/stored_records.hpp"
+#include "tests/support/temp_dir.hpp"
+#include "tests/support/test_journal.hpp"
 
 namespace koordq::testing {
 namespace KOORDQ_TEST_LOCAL {
@@ -531,8 +531,8 @@ TEST_F(ExplainIndex, the_indexed_story_of_every_unit_equals_the_story_of_every_r
     replay::StoryFolder indexed("default", name);
     uint64_t folded = 0;
     // Restoring across any stretch of more than 8 records without the unit: the 40-tick gaps.
-    const Status s = replay::fold_story(journal->reader(), *plan, indexed,
-                                        [&](uint64_t, uint64_t records) { folded = records; }, 8);
+    const Status s = replay::fold_story(
+        journal->reader(), *plan, indexed, [&](uint64_t, uint64_t records) { folded = records; }, 8);
     ASSERT_TRUE(s.ok()) << s.message();
     // job0..job3 are deleted two arrivals after their own, across ticks the fold restores over.
     if (i <= 3) {
@@ -554,8 +554,10 @@ TEST_F(ExplainIndex, a_journal_written_before_the_index_is_folded_from_its_first
   const StoryJournal j = busy_queue();
   {
     auto journal = write_journal(j, dir_.path(), clock_);
-    ASSERT_TRUE(journal->store().db().Delete(rocksdb::WriteOptions(), journal->store().meta(),
-                                             journal::kMetaUnitIndexFrom).ok());
+    ASSERT_TRUE(journal->store()
+                    .db()
+                    .Delete(rocksdb::WriteOptions(), journal->store().meta(), journal::kMetaUnitIndexFrom)
+                    .ok());
   }
   // Opened again by a binary with the index: indexed from the next record on.
   auto journal = open_test_journal(dir_.path(), clock_, kJournalUuid);
