@@ -29,6 +29,7 @@
 #include "actors/wire/outcome_wire.hpp"
 #include "actors/wire/record_apply.hpp"
 #include "actors/wire/state_snapshot.hpp"
+#include "bench/latency_counters.hpp"
 #include "journal/journal.hpp"
 #include "journal/keys.hpp"
 #include "journal/unit_index.hpp"
@@ -211,15 +212,6 @@ const std::vector<std::string>& explained_units() {
 std::pair<std::string, std::string> split(const std::string& unit) {
   const auto slash = unit.find('/');
   return {unit.substr(0, slash), unit.substr(slash + 1)};
-}
-
-void report_percentiles(benchmark::State& state, std::vector<double> millis) {
-  std::sort(millis.begin(), millis.end());
-  const auto at = [&](double q) { return millis[std::min(millis.size() - 1, static_cast<size_t>(q * millis.size()))]; };
-  state.counters["p50_ms"] = at(0.50);
-  state.counters["p90_ms"] = at(0.90);
-  state.counters["p99_ms"] = at(0.99);
-  state.counters["max_ms"] = millis.back();
 }
 
 // What `koordq explain NS/NAME` runs, rendering included.

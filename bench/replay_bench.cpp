@@ -17,6 +17,7 @@
 #include <benchmark/benchmark.h>
 
 #include "actors/wire/state_restore.hpp"
+#include "bench/latency_counters.hpp"
 #include "journal/journal_reader.hpp"
 #include "replay/replay.hpp"
 
@@ -91,15 +92,6 @@ const std::vector<uint64_t>& travel_targets() {
     return out;
   }();
   return targets;
-}
-
-void report_percentiles(benchmark::State& state, std::vector<double> millis) {
-  std::sort(millis.begin(), millis.end());
-  const auto at = [&](double q) { return millis[std::min(millis.size() - 1, static_cast<size_t>(q * millis.size()))]; };
-  state.counters["p50_ms"] = at(0.50);
-  state.counters["p90_ms"] = at(0.90);
-  state.counters["p99_ms"] = at(0.99);
-  state.counters["max_ms"] = millis.back();
 }
 
 // restore_state at each target: the snapshot decoded, the records after it folded.
