@@ -213,8 +213,10 @@ check "and never beyond it" test "$(admitted_b)" = 4
 check "no unit has more replicas than it asked for" test \
   "$(k get queueunits -A -o json | jq '[.items[] | select(((.status.admissions // [])[0].replicas // 0) > (.spec.podSet[0].count // 1))] | length')" = 0
 
-# spec.queue is patched after the admission (admissions go first in the write queue): a unit
-# admitted in the relist's first round can show Dequeued a moment before its queue.
+# spec.queue is patched after the admission (admissions go first in the write queue), so a unit
+# admitted in the relist's first round can show Dequeued a moment before its queue. It must get
+# its queue within the bound: an intermittent failure here after the SIGKILL restart is an open
+# defect (a spec.queue write left unanswered by the kill is not sent again, it seems), not timing.
 queues_written() {
   test "$(k get queueunits -A -o json | jq '[.items[] | select(.status.phase == "Dequeued" and ((.spec.queue // "") == ""))] | length')" = 0
 }
