@@ -296,6 +296,8 @@ class ClusterLoop {
         w.decision_index = i;
         w.status = d.status_patch;
         w.spec_queue = d.spec_queue_patch;
+        w.spec_queue_seq = round_seq;
+        w.spec_queue_index = i;
         if (d.status_patch) {
           w.changes_phase = d.status_patch->phase || d.status_patch->admissions || d.status_patch->admission_checks;
         }

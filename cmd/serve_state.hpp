@@ -25,8 +25,8 @@ std::vector<schema::WatchedObject> journaled_objects(const actors::Scheduler& s)
 std::vector<schema::WatchedObject> journaled_objects(const actors::Scheduler& s, schema::ObjectKind kind);
 
 // design.md §3: at start, a decided write whose answer never came gets an `unknown` outcome,
-// which releases what it reserved; the watch then shows whether it had landed. Unit status writes
-// and auto-created Queue writes.
+// which releases what it reserved; the watch then shows whether it had landed. Unit status writes,
+// spec.queue patches (written again by a later round) and auto-created Queue writes.
 std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s);
 
 // The journal of `serve` opened (a corrupt one quarantined and counted, §21) and its latest state

@@ -45,6 +45,8 @@ void compare_units(Diff& diff, const std::string& key, const actors::UnitState& 
   KOORDQ_UNIT_FIELD(max_exec_reported);
   KOORDQ_UNIT_FIELD(phase_event_due);
   KOORDQ_UNIT_FIELD(observed_phase);
+  KOORDQ_UNIT_FIELD(spec_queue_sent);
+  KOORDQ_UNIT_FIELD(spec_queue_sent_seq);
 #undef KOORDQ_UNIT_FIELD
 }
 

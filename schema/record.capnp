@@ -164,6 +164,7 @@ struct Decision {
     queueUsageAnnotations @16;        # §14.3
     phaseEvent @17;                   # §13.1, the event for an observed SchedSucceed / SchedFailed
     admissionChecksUpdated @18;       # §10, a Reserved unit's checks follow its Queue's (no verdict yet)
+    specQueueRepair @19;              # §7.3, an admitted unit's spec.queue written again (its write was lost)
   }
 
   target @0 :Target;

@@ -103,6 +103,8 @@ struct UnitState {
     value @31 :Phase;
   }
   observedPhase @32 :Phase;           # of the observed object (§15.2 coming rate)
+  specQueueSent @33 :Text;            # a spec.queue write decided and not yet observed (§7.3)
+  specQueueSentSeq @34 :UInt64;
 }
 
 # actors::DecisionConfig: the state was folded under it; a restore under another one is refused.

@@ -77,6 +77,10 @@ struct UnitState {
   bool max_exec_reported = false;
   std::optional<Phase> phase_event_due;     // SchedSucceed / SchedFailed observed (§13.1)
   Phase observed_phase = Phase::kEnqueued;  // effective phase of the observed object (§15.2 coming rate)
+  // The spec.queue this leader decided to write and has not yet seen on the object, and the round
+  // that decided it: while set, no other spec.queue write is decided for the unit (§7.3).
+  std::string spec_queue_sent;
+  uint64_t spec_queue_sent_seq = 0;
 
   const schema::QueueUnitStatus& status() const { return pending_status ? *pending_status : object.status; }
 };
@@ -88,6 +92,10 @@ bool may_have_housekeeping(const UnitState& u);
 bool pending_execution_limit(const UnitState& u);
 // A labelled unit without its queue whose queue-not-found report is still pending (§4).
 bool pending_queue_not_found(const UnitState& u);
+// An admitted unit whose observed spec.queue is not its queue, with no spec.queue write of this
+// leader out for it: the write of its admission was lost (a restart, a failover, a failed status
+// write before it), so a round writes it again (§7.3).
+bool owes_spec_queue(const UnitState& u);
 
 struct QueueState {
   schema::Queue object;
@@ -180,6 +188,7 @@ struct TreeRound {
   std::map<std::string, schema::ResourceVector> tentative;  // by quota label
   std::set<std::string> decided;                            // units with a decision this round
   std::set<std::string> admitted;                           // units admitted this round
+  std::set<std::string> spec_queue_repaired;                // units whose spec.queue a repair writes
 };
 
 class Scheduler {

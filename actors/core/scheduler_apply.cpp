@@ -285,6 +285,10 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
     u.phase_event_due = u.phase;
   }
   if (spec_changed) wake_backoff(u);
+  if (!u.spec_queue_sent.empty() && u.object.spec.queue == u.spec_queue_sent) {
+    u.spec_queue_sent.clear();  // the write is visible
+    u.spec_queue_sent_seq = 0;
+  }
 
   if (old_quota != u.quota) {
     if (auto it = queues_.find(old_quota); it != queues_.end()) {
@@ -320,9 +324,16 @@ bool pending_queue_not_found(const UnitState& u) {
   return u.unmapped_since.has_value() && !u.queue_not_found_reported && !u.quota.empty();
 }
 
+bool owes_spec_queue(const UnitState& u) {
+  if (u.quota.empty() || u.object.spec.queue == u.quota || u.spec_queue_sent == u.quota) return false;
+  const Phase observed = u.observed_phase;
+  return !u.object.status.admissions.empty() &&
+         (observed == Phase::kReserved || observed == Phase::kDequeued || observed == Phase::kRunning);
+}
+
 bool may_have_housekeeping(const UnitState& u) {
   return u.deactivation_due || pending_execution_limit(u) || u.phase_event_due.has_value() ||
-         (u.phase == Phase::kReserved && !u.pending_status);
+         (u.phase == Phase::kReserved && !u.pending_status) || owes_spec_queue(u);
 }
 
 void Scheduler::index_unit(const std::string& key, const UnitState& u) {
@@ -529,11 +540,22 @@ void Scheduler::apply_outcome(const Outcome& outcome) {
     return;
   }
   const auto* ref = std::get_if<UnitRef>(&outcome.target);
-  if (ref == nullptr || outcome.write_kind != WriteKind::kStatusPatch) return;
+  if (ref == nullptr) return;
   const std::string key = unit_key(ref->namespace_, ref->name);
   auto it = units_.find(key);
   if (it == units_.end() || it->second.object.metadata.uid != ref->uid) return;
   UnitState& u = it->second;
+  if (outcome.write_kind == WriteKind::kSpecQueuePatch) {
+    // Never sent (its status write failed first) or never answered: a later round writes it again.
+    // A definite error stays as it is: the same write would fail the same way.
+    if (outcome.result == OutcomeResult::kUnknown && u.spec_queue_sent_seq == outcome.decision_seq) {
+      u.spec_queue_sent.clear();
+      u.spec_queue_sent_seq = 0;
+      refresh_unit(key, false);
+    }
+    return;
+  }
+  if (outcome.write_kind != WriteKind::kStatusPatch) return;
   if (u.pending_decision_seq != outcome.decision_seq) return;  // superseded by a later decision
   if (outcome.result == OutcomeResult::kSuccess) {
     u.pending_written_rv = outcome.resource_version;
@@ -563,6 +585,10 @@ void Scheduler::apply_role_acquired() {
     u.failures = 0;
     u.backoff_until.reset();
     u.capacity_changed = false;
+    // The writes of an earlier leader (or process) are gone with it: what the objects still lack
+    // is written again.
+    u.spec_queue_sent.clear();
+    u.spec_queue_sent_seq = 0;
   }
   for (auto& [name, q] : queues_) {
     reset_cursor(q);
@@ -574,6 +600,7 @@ void Scheduler::apply_role_acquired() {
     // Rounds in flight are rebuilt from the units still carrying reclaimState (§11).
     for (const auto& key : q.members) {
       const UnitState& u = units_.at(key);
+      if (owes_spec_queue(u)) q.housekeeping.insert(key);
       int64_t marked = 0;
       for (const auto& a : u.status().admissions) {
         if (a.reclaim_state) marked += a.reclaim_state->replicas;

@@ -226,6 +226,15 @@ class RoundBuilder {
       out_.push_back(std::move(d));
     }
     if (u.phase == Phase::kReserved && !u.pending_status) admission_checks(q, u, eff());
+    if (owes_spec_queue(u)) {
+      Decision d;
+      d.target = ref_of(u, queue);
+      d.kind = DecisionKind::kSpecQueueRepair;
+      d.reason = "spec.queue of the admitted unit is \"" + u.object.spec.queue + "\", not its queue " + queue;
+      d.spec_queue_patch = queue;
+      scratch_.spec_queue_repaired.insert(u.key.full_name);
+      out_.push_back(std::move(d));
+    }
   }
 
   static std::string s_units_key(const UnitState& u) { return u.key.full_name; }
@@ -459,7 +468,7 @@ class RoundBuilder {
       if (resulting_phase == "Dequeued") {
         d.events.push_back(event(object_ref_of(eff), false, "Scheduled", "dequeue success"));
       }
-      if (eff.spec.queue != queue) d.spec_queue_patch = queue;
+      if (eff.spec.queue != queue && !scratch_.spec_queue_repaired.count(item)) d.spec_queue_patch = queue;
       // Later queues of the tree see this reservation (§7.1). `eff` becomes the unit after it.
       eff.status = merged(eff.status, patch);
       schema::ResourceVector delta = charge_of(eff);
@@ -551,7 +560,8 @@ const char* decision_kind_name(DecisionKind kind) {
                                            "queueDelete",
                                            "queueUsageAnnotations",
                                            "phaseEvent",
-                                           "admissionChecksUpdated"};
+                                           "admissionChecksUpdated",
+                                           "specQueueRepair"};
   const auto i = static_cast<size_t>(kind);
   return i < std::size(kNames) ? kNames[i] : "unknown";
 }

@@ -113,6 +113,10 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
       u.pending_decision_seq = round_seq;
       if (d.status_patch->attempts) u.attempts = std::max(u.attempts, *d.status_patch->attempts);
     }
+    if (d.spec_queue_patch) {
+      u.spec_queue_sent = *d.spec_queue_patch;
+      u.spec_queue_sent_seq = round_seq;
+    }
     QueueState* q = queues_.count(ref.queue) ? &queues_.at(ref.queue) : nullptr;
     switch (d.kind) {
       case DecisionKind::kAdmit:

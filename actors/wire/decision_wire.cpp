@@ -61,6 +61,8 @@ WireKind to_wire(DecisionKind kind) {
       return WireKind::PHASE_EVENT;
     case DecisionKind::kAdmissionChecksUpdated:
       return WireKind::ADMISSION_CHECKS_UPDATED;
+    case DecisionKind::kSpecQueueRepair:
+      return WireKind::SPEC_QUEUE_REPAIR;
   }
   return WireKind::FAIL;  // unreachable: the switch is exhaustive
 }
@@ -105,6 +107,8 @@ Result<DecisionKind> from_wire(WireKind kind) {
       return DecisionKind::kPhaseEvent;
     case WireKind::ADMISSION_CHECKS_UPDATED:
       return DecisionKind::kAdmissionChecksUpdated;
+    case WireKind::SPEC_QUEUE_REPAIR:
+      return DecisionKind::kSpecQueueRepair;
   }
   return make_error("unknown decision kind " + std::to_string(static_cast<uint16_t>(kind)));
 }

@@ -198,6 +198,8 @@ void write_unit(st::UnitState::Builder out, const std::string& key, const UnitSt
     out.getPhaseEventDue().setAbsent();
   }
   out.setObservedPhase(to_wire(u.observed_phase));
+  out.setSpecQueueSent(text(u.spec_queue_sent));
+  out.setSpecQueueSentSeq(u.spec_queue_sent_seq);
 }
 
 std::pair<std::string, UnitState> read_unit(st::UnitState::Reader in) {
@@ -232,6 +234,8 @@ std::pair<std::string, UnitState> read_unit(st::UnitState::Reader in) {
   u.max_exec_reported = in.getMaxExecReported();
   if (auto p = in.getPhaseEventDue(); p.isValue()) u.phase_event_due = from_wire(p.getValue());
   u.observed_phase = from_wire(in.getObservedPhase());
+  u.spec_queue_sent = to_string(in.getSpecQueueSent());
+  u.spec_queue_sent_seq = in.getSpecQueueSentSeq();
   return {std::move(key), std::move(u)};
 }
 
@@ -393,7 +397,7 @@ std::pair<std::string, AutoQueue> read_auto_queue(st::AutoQueue::Reader in) {
   if (auto v = in.getSynced(); v.isValue()) a.synced = read_items(v.getValue());
   if (auto v = in.getInFlight(); v.isValue()) {
     const uint16_t kind = v.getValue();
-    if (kind > static_cast<uint16_t>(DecisionKind::kAdmissionChecksUpdated)) {
+    if (kind > static_cast<uint16_t>(DecisionKind::kSpecQueueRepair)) {
       bad("auto queue with unknown decision kind " + std::to_string(kind));
     }
     a.in_flight = static_cast<DecisionKind>(kind);

@@ -127,10 +127,11 @@ void ApiWriter::run_units() {
 
 void ApiWriter::report(const UnitWrite& w, actors::WriteKind kind, OutcomeResult result, int code,
                        const std::string& rv) {
+  const bool spec_queue = kind == actors::WriteKind::kSpecQueuePatch;
   if (!options_.on_outcome) return;
   actors::Outcome o;
-  o.decision_seq = w.decision_seq;
-  o.decision_index = w.decision_index;
+  o.decision_seq = spec_queue ? w.spec_queue_seq : w.decision_seq;
+  o.decision_index = spec_queue ? w.spec_queue_index : w.decision_index;
   o.write_kind = kind;
   o.result = result;
   o.http_code = code;
@@ -163,7 +164,8 @@ ApiWriter::Sent ApiWriter::send_unit(UnitWrite& w) {
         }
         report(w, actors::WriteKind::kStatusPatch, result_of(code), code,
                answer->ok() ? resource_version_of(answer->body) : std::string());
-        if (!answer->ok()) return Sent::kDone;
+        if (!answer->ok()) return spec_queue_not_sent(w);
+        w.status.reset();  // landed: a retry of the spec.queue patch sends that alone
         break;
       }
       stats_.conflicts.fetch_add(1);
@@ -175,7 +177,7 @@ ApiWriter::Sent ApiWriter::send_unit(UnitWrite& w) {
       if (!fresh.ok() || retryable(fresh->status)) return Sent::kRetry;
       if (fresh->status == 404) {
         report(w, actors::WriteKind::kStatusPatch, OutcomeResult::kNotFound, 404, "");
-        return Sent::kDone;
+        return spec_queue_not_sent(w);
       }
       schema::JsonDecoder decoder;
       auto decoded =
@@ -190,7 +192,7 @@ ApiWriter::Sent ApiWriter::send_unit(UnitWrite& w) {
       }
       if (!repeat_it) {
         report(w, actors::WriteKind::kStatusPatch, OutcomeResult::kConflict, 409, "");
-        return Sent::kDone;
+        return spec_queue_not_sent(w);
       }
       stats_.repeated.fetch_add(1);
       rv = unit->metadata.resource_version;
@@ -199,13 +201,27 @@ ApiWriter::Sent ApiWriter::send_unit(UnitWrite& w) {
   if (w.spec_queue) {
     auto answer = client_.send(spec_queue_patch_request(w.unit, *w.spec_queue), &cancel_units_);
     if (cancel_units_.cancelled()) return Sent::kDone;
-    const int code = answer.ok() ? answer->status : 0;
-    if (answer.ok() && code >= 400 && code != 404) {
-      KQ_LOG_ERROR("spec.queue write for {}/{} answered {}", w.unit.namespace_, w.unit.name, code);
+    if (!answer.ok() || retryable(answer->status)) {
+      KQ_V(2)
+      ("spec.queue write for {}/{} failed, retrying: {}", w.unit.namespace_, w.unit.name,
+       answer.ok() ? "answered " + std::to_string(answer->status) : answer.message());
+      return Sent::kRetry;
     }
-    report(w, actors::WriteKind::kSpecQueuePatch, answer.ok() ? result_of(code) : OutcomeResult::kError, code,
-           answer.ok() && answer->ok() ? resource_version_of(answer->body) : std::string());
+    const int code = answer->status;
+    if (code >= 400 && code != 404) {
+      KQ_LOG_ERROR("spec.queue write for {}/{} answered {}: {}", w.unit.namespace_, w.unit.name, code,
+                   answer->body.substr(0, 512));
+    }
+    report(w, actors::WriteKind::kSpecQueuePatch, result_of(code), code,
+           answer->ok() ? resource_version_of(answer->body) : std::string());
   }
+  return Sent::kDone;
+}
+
+// §7.3: spec.queue follows a landed status only; one that is not sent is answered `unknown`, so
+// a later round writes it again.
+ApiWriter::Sent ApiWriter::spec_queue_not_sent(const UnitWrite& w) {
+  if (w.spec_queue) report(w, actors::WriteKind::kSpecQueuePatch, OutcomeResult::kUnknown, 0, "");
   return Sent::kDone;
 }
 

@@ -65,10 +65,12 @@ class ApiWriter {
 
  private:
   enum class Sent { kDone, kRetry };
+  Sent spec_queue_not_sent(const UnitWrite& w);
   void run_units();
   void run_queues();
   Sent send_unit(UnitWrite& write);
   void send_queue(const QueueWriteJob& job);
+  // The outcome of one write of `w`, at the address of the decision it came from.
   void report(const UnitWrite& w, actors::WriteKind kind, actors::OutcomeResult result, int code,
               const std::string& rv);
   int64_t jittered_retry();

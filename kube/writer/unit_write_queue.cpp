@@ -31,6 +31,17 @@ void UnitWriteQueue::prune_holds(int64_t now) {
   }
 }
 
+namespace {
+
+void take_over_spec_queue(UnitWrite& newer, UnitWrite& older) {
+  if (newer.spec_queue || !older.spec_queue || newer.unit.uid != older.unit.uid) return;
+  newer.spec_queue = std::move(older.spec_queue);
+  newer.spec_queue_seq = older.spec_queue_seq;
+  newer.spec_queue_index = older.spec_queue_index;
+}
+
+}  // namespace
+
 void UnitWriteQueue::enqueue(const std::string& key, Entry entry) {
   if (entry.not_before > 0) {
     delayed_.insert({entry.not_before, key});
@@ -43,6 +54,7 @@ void UnitWriteQueue::enqueue(const std::string& key, Entry entry) {
 void UnitWriteQueue::push(UnitWrite write, int64_t now) {
   prune_holds(now);
   const std::string key = unit_write_key(write);
+  if (auto old = pending_.find(key); old != pending_.end()) take_over_spec_queue(write, old->second.write);
   unlink(key);
   Entry entry;
   entry.order = next_order_++;
@@ -75,7 +87,10 @@ std::optional<UnitWrite> UnitWriteQueue::pop(int64_t now) {
 
 void UnitWriteQueue::retry_at(UnitWrite write, int64_t at) {
   const std::string key = unit_write_key(write);
-  if (pending_.count(key)) return;  // replaced meanwhile: the newer write wins
+  if (auto newer = pending_.find(key); newer != pending_.end()) {
+    take_over_spec_queue(newer->second.write, write);
+    return;  // replaced meanwhile: the newer write wins
+  }
   Entry entry;
   entry.order = next_order_++;
   entry.not_before = at;

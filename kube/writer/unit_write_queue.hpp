@@ -6,6 +6,8 @@
 //    failure write is held until that backoff has elapsed (held writes coalesce); a write of the
 //    other class replaces a held one at once;
 //  * a write waiting for a retry (429, 5xx, timeout) can still be replaced;
+//  * a spec.queue patch is never lost to a replacement: a newer write without one takes it over
+//    (with the address of the decision that made it);
 //  * a unit's failure hold is forgotten once it has passed (pruned whenever the queue is used with
 //    a time), so units deleted meanwhile leave nothing behind.
 #pragma once
@@ -28,6 +30,8 @@ struct UnitWrite {
   uint32_t decision_index = 0;
   std::optional<actors::StatusPatch> status;
   std::optional<std::string> spec_queue;
+  uint64_t spec_queue_seq = 0;  // the decision spec_queue came from (a replaced write's, taken over)
+  uint32_t spec_queue_index = 0;
   bool changes_phase = false;  // sets phase, admissions or admissionChecks
   bool failure = false;        // a failure write (§7.5)
   int64_t backoff_ns = 0;      // the unit's backoff duration at the decision, for failure writes

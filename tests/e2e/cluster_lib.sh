@@ -1,7 +1,8 @@
 # Shared by the end-to-end tests that run `koordq serve` against the real kube-apiserver of
 # ../shared/harness. Source it after lib.sh; it builds (or finds cached) kube-apiserver, starts a
 # control plane in $scratch/cp (stopped on exit, with every process in $koordq_pids killed) and
-# sources its env. Helpers: k (kubectl on it), eventually, start_serve, bound ports.
+# sources its env (KOORDQ_E2E_KEEP=1 keeps $scratch: logs, journals). Helpers: k (kubectl on it),
+# eventually, start_serve, bound ports.
 H="${KOORDQ_HARNESS:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/../shared/harness}"
 if [ ! -f "$H/control-plane.sh" ]; then
   echo "FAIL: the Kubernetes harness is missing: no $H/control-plane.sh; set KOORDQ_HARNESS to its directory"
@@ -19,7 +20,7 @@ cluster_cleanup() {
     wait "$p" 2>/dev/null
   done
   bash "$H/control-plane.sh" stop "$scratch/cp" >/dev/null 2>&1 || true
-  rm -rf "$scratch"
+  if [ -n "${KOORDQ_E2E_KEEP:-}" ]; then echo "kept $scratch"; else rm -rf "$scratch"; fi
 }
 trap cluster_cleanup EXIT
 # KOORDQ_E2E_RBAC=1 before sourcing: the API server authorizes with RBAC. control-plane.sh passes

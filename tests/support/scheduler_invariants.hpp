@@ -157,8 +157,8 @@ inline std::vector<std::string> queue_membership_violations(const actors::Schedu
 }
 
 // The derived indexes follow the state they index: each queue's housekeeping set is exactly its
-// members with a deactivation, maximum-execution-time, phase-event or admission-check matter
-// pending, and its not-waiting set its members that do not wait; the queue timers hold, per queue,
+// members with a deactivation, maximum-execution-time, phase-event, admission-check or spec.queue
+// matter pending, and its not-waiting set its members that do not wait; the queue timers hold, per queue,
 // the earliest of its cursor reset (3 minutes after the last reset), its queue-items publication
 // (once the Queue shows a list) and its block expiry (3 minutes after the last activity), for the
 // queues with one; the unit indexes hold the units with a pending queue-not-found report and the
@@ -175,7 +175,13 @@ inline std::vector<std::string> derived_index_violations(const actors::Scheduler
       const bool max_exec = u.object.spec.maximum_execution_time_seconds.value_or(0) > 0 &&
                             u.running_since.has_value() && !u.max_exec_reported;
       const bool checks = u.phase == actors::Phase::kReserved && !u.pending_status.has_value();
-      if (u.deactivation_due || max_exec || u.phase_event_due.has_value() || checks) housekeeping.insert(key);
+      const actors::Phase seen = actors::effective_phase(u.object.status.phase);
+      const bool spec_queue =
+          (seen == actors::Phase::kReserved || seen == actors::Phase::kDequeued || seen == actors::Phase::kRunning) &&
+          !u.object.status.admissions.empty() && u.object.spec.queue != name && u.spec_queue_sent != name;
+      if (u.deactivation_due || max_exec || u.phase_event_due.has_value() || checks || spec_queue) {
+        housekeeping.insert(key);
+      }
     }
     if (q.housekeeping != housekeeping) out.push_back("queue " + name + ": housekeeping set differs from its members'");
     if (q.not_waiting != not_waiting) out.push_back("queue " + name + ": not-waiting set differs from its members'");

@@ -188,6 +188,36 @@ TEST(UnitWriteQueue, a_retry_waits_and_loses_to_a_newer_write) {
   EXPECT_EQ(drain(q, kT0 + kSecond), std::vector<std::string>{"b@2"});
 }
 
+TEST(UnitWriteQueue, a_replaced_write_hands_its_spec_queue_patch_to_the_newer_one) {
+  UnitWriteQueue q;
+  UnitWrite admission = write_for("a", true, false, 1);
+  admission.spec_queue = "team-a";
+  admission.spec_queue_seq = 1;
+  admission.spec_queue_index = 3;
+  q.push(admission, kT0);
+  q.push(write_for("a", false, false, 2), kT0);  // a message-only write decided before it was sent
+  auto sent = q.pop(kT0);
+  ASSERT_TRUE(sent.has_value());
+  EXPECT_EQ(*sent->status->message, "a@2");
+  EXPECT_EQ(sent->spec_queue, "team-a");
+  EXPECT_EQ(sent->spec_queue_seq, 1u);
+  EXPECT_EQ(sent->spec_queue_index, 3u);
+  // A retry that lost to a newer write hands it over too; a unit of another uid takes nothing.
+  q.push(write_for("a", false, false, 3), kT0);
+  q.retry_at(*sent, kT0);
+  sent = q.pop(kT0);
+  ASSERT_TRUE(sent.has_value());
+  EXPECT_EQ(*sent->status->message, "a@3");
+  EXPECT_EQ(sent->spec_queue, "team-a");
+  UnitWrite recreated = write_for("a", false, false, 4);
+  recreated.unit.uid = "another-uid";
+  q.push(admission, kT0);
+  q.push(recreated, kT0);
+  sent = q.pop(kT0);
+  ASSERT_TRUE(sent.has_value());
+  EXPECT_FALSE(sent->spec_queue.has_value());
+}
+
 // The writer against a scripted API server.
 class ApiWriterTest : public ::testing::Test {
  protected:
@@ -326,6 +356,47 @@ TEST_F(ApiWriterTest, a_server_error_is_retried_and_another_client_error_is_fina
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[1].result, actors::OutcomeResult::kError);
   EXPECT_EQ(out[1].http_code, 422);
+}
+
+TEST_F(ApiWriterTest, a_spec_queue_patch_answered_503_is_sent_again_without_the_landed_status) {
+  server_.script({{http_reply(200, unit_json("11", "Dequeued"))}});
+  server_.script({{http_reply(503, "{}")}});
+  server_.script({{http_reply(200, unit_json("12", "Dequeued"))}});
+  auto c = client();
+  ApiWriter writer(*c, options());
+  UnitWrite w = admission();
+  w.spec_queue_seq = 7;
+  w.spec_queue_index = 2;
+  writer.submit(w);
+  auto out = wait_outcomes(2);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].write_kind, actors::WriteKind::kStatusPatch);
+  EXPECT_EQ(out[1].write_kind, actors::WriteKind::kSpecQueuePatch);
+  EXPECT_EQ(out[1].result, actors::OutcomeResult::kSuccess);
+  EXPECT_EQ(out[1].decision_seq, 7u);
+  EXPECT_EQ(out[1].decision_index, 2u);
+  auto received = server_.received();
+  ASSERT_EQ(received.size(), 3u);
+  EXPECT_THAT(received[0].body, HasSubstr("status"));
+  EXPECT_EQ(received[1].body, R"({"spec":{"queue":"team-a"}})");
+  EXPECT_EQ(received[2].body, R"({"spec":{"queue":"team-a"}})");
+}
+
+TEST_F(ApiWriterTest, a_spec_queue_patch_behind_a_failed_status_write_is_answered_unknown) {
+  server_.script({{http_reply(404, R"({"kind":"Status","code":404})")}});
+  auto c = client();
+  ApiWriter writer(*c, options());
+  UnitWrite w = admission();
+  w.spec_queue_seq = 5;
+  writer.submit(w);
+  auto out = wait_outcomes(2);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].write_kind, actors::WriteKind::kStatusPatch);
+  EXPECT_EQ(out[0].result, actors::OutcomeResult::kNotFound);
+  EXPECT_EQ(out[1].write_kind, actors::WriteKind::kSpecQueuePatch);
+  EXPECT_EQ(out[1].result, actors::OutcomeResult::kUnknown);
+  EXPECT_EQ(out[1].decision_seq, 5u);
+  EXPECT_EQ(server_.received().size(), 1u);  // the spec.queue patch was not sent
 }
 
 TEST_F(ApiWriterTest, queue_writes_report_every_answer) {

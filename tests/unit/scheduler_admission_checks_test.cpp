@@ -35,6 +35,7 @@ schema::Queue queue_with(std::vector<schema::QueueAdmissionCheck> checks) {
 schema::QueueUnit reserved(std::vector<schema::AdmissionCheckState> checks, schema::StringMap labels = {}) {
   auto u = unit("job", "q", "1");
   for (const auto& [k, v] : labels) u.metadata.labels[k] = v;
+  u.spec.queue = "q";  // written with the reservation
   u.status.phase = "Reserved";
   u.status.message = "Reserved resources success, waiting admission checks to be ready";
   u.status.admissions = {{"koord-queue/default-requirement", 1, std::nullopt, 0, std::nullopt}};
@@ -120,6 +121,7 @@ TEST(SchedulerAdmissionChecks, a_top_up_never_goes_through_admission_checks) {
   ps.count = 2;
   ps.containers.push_back({"main", {{"cpu", "1"}}, {}});
   u.spec.pod_set.push_back(ps);
+  u.spec.queue = "q";
   u.status.phase = "Running";
   u.status.admissions = {{"worker", 1, std::nullopt, 1, std::nullopt}};
   const auto ds = first_round(queue_with({queue_check("a")}), u, d);

@@ -68,7 +68,7 @@ constexpr std::size_t field_count() {
 
 // A field added to a state struct must be added to state.capnp and actors/wire/state_snapshot.cpp
 // (and to replay/state_diff.cpp); then raise the count here.
-static_assert(field_count<actors::UnitState>() == 26, "UnitState changed: snapshot the new field");
+static_assert(field_count<actors::UnitState>() == 28, "UnitState changed: snapshot the new field");
 // QueueState's last three fields (`housekeeping`, `not_waiting`, `timer`) are derived indexes,
 // not snapshotted: decoding rebuilds them (Scheduler::rebuild_indexes), and state_diff compares them.
 static_assert(field_count<actors::QueueState>() == 22, "QueueState changed: snapshot the new field");
@@ -307,7 +307,8 @@ TEST(StateSnapshot, a_state_with_every_field_in_use_round_trips_exactly) {
 
   // The state really has something in each place the snapshot must carry.
   std::set<Phase> phases;
-  bool pending = false, landed = false, backoff = false, unmapped = false, deactivation = false, event_due = false;
+  bool pending = false, landed = false, backoff = false, unmapped = false, deactivation = false, event_due = false,
+       spec_queue_sent = false;
   for (const auto& [key, u] : s.units()) {
     phases.insert(u.phase);
     pending |= u.pending_status.has_value();
@@ -316,6 +317,7 @@ TEST(StateSnapshot, a_state_with_every_field_in_use_round_trips_exactly) {
     unmapped |= u.unmapped_since.has_value();
     deactivation |= u.deactivation_due || u.landed_status.has_value();
     event_due |= u.phase_event_due.has_value();
+    spec_queue_sent |= !u.spec_queue_sent.empty() && u.spec_queue_sent_seq > 0;
   }
   std::string seen;
   for (const Phase p : phases) seen += std::string(actors::phase_name(p)) + " ";
@@ -325,6 +327,7 @@ TEST(StateSnapshot, a_state_with_every_field_in_use_round_trips_exactly) {
   EXPECT_TRUE(backoff);
   EXPECT_TRUE(unmapped);
   EXPECT_TRUE(deactivation);
+  EXPECT_TRUE(spec_queue_sent);
   EXPECT_FALSE(s.queues().at("blocky").blocked.empty());
   EXPECT_FALSE(s.queues().at("pre").victims.empty());
   EXPECT_TRUE(s.queues().at("main").last_published.has_value());
