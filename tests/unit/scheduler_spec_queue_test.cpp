@@ -104,7 +104,8 @@ TEST(SchedulerSpecQueue, a_definite_error_is_not_repeated_until_the_next_leaders
   EXPECT_TRUE(spec_queue_writes(t.d.round()).empty());
   EXPECT_TRUE(spec_queue_writes(t.d.tick(t.d.time + 60 * kSec)).empty());
   t.d.s.apply_role_acquired();
-  const auto writes = spec_queue_writes(t.d.round());
+  const auto after = t.d.round();
+  const auto writes = spec_queue_writes(after);
   ASSERT_EQ(writes.size(), 1u);
   EXPECT_EQ(writes[0]->kind, DecisionKind::kSpecQueueRepair);
 }
