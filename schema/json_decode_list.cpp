@@ -54,7 +54,7 @@ Result<ListPage> decode_list_document(element root, std::string_view bytes, Obje
   if (!items) return page;
 
   std::vector<std::string_view> spans;
-  if (mode == RawObjectMode::kFull) {
+  if (mode != RawObjectMode::kOff) {
     std::optional<std::string_view> items_text = member_span(bytes, "items");
     if (items_text) spans = element_spans(*items_text);
   }

@@ -3,6 +3,7 @@
 #include "schema/json_decode_documents.hpp"
 #include "schema/json_dom_writer.hpp"
 #include "schema/json_object_decoders.hpp"
+#include "schema/json_secret_splice.hpp"
 
 namespace koordq::schema::json_detail {
 namespace {
@@ -102,6 +103,7 @@ std::string raw_json_of(element value, std::optional<std::string_view> as_receiv
     case RawObjectMode::kOff:
       return {};
     case RawObjectMode::kRedacted: {
+      if (as_received) return redact_as_received(*as_received);
       std::string out;
       out.reserve(size_hint + size_hint / 8);
       append_json(value, Redaction::kSecrets, out);

@@ -99,7 +99,7 @@ Result<WatchEvent> decode_watch_event_document(element root, std::string_view by
   }
   if (!decoded.ok()) return decoded.error();
   std::optional<std::string_view> as_received;
-  if (mode == RawObjectMode::kFull) {
+  if (mode != RawObjectMode::kOff) {
     as_received = member_span(bytes, "object", is_last_member(envelope, "object"));
   }
   event.raw_json = raw_json_of(object_value, as_received, mode, bytes.size());

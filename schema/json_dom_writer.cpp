@@ -124,10 +124,6 @@ void write_key(std::string_view key, bool first, JsonText& out) {
 
 void write_value(element value, Redaction redaction, JsonText& out);
 
-bool is_secret_map_key(std::string_view key) {
-  return key == "data" || key == "stringData" || key == "binaryData";
-}
-
 void write_redacted(element value, JsonText& out) {
   switch (value.type()) {
     case element_type::NULL_VALUE:

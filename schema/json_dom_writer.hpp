@@ -18,6 +18,11 @@ enum class Redaction { kNone, kSecrets };
 void append_json(simdjson::dom::element value, Redaction redaction, std::string& out);
 std::string compact_json(simdjson::dom::element value, Redaction redaction = Redaction::kNone);
 
+// The members whose object value is a map of secrets (raw_object.hpp).
+inline bool is_secret_map_key(std::string_view key) {
+  return key == "data" || key == "stringData" || key == "binaryData";
+}
+
 // `"text"` with JSON escapes.
 void append_json_string(std::string_view text, std::string& out);
 

@@ -5,7 +5,7 @@
 #include <openssl/evp.h>
 
 #include "schema/json_decode.hpp"
-#include "schema/json_dom_writer.hpp"
+#include "schema/json_secret_splice.hpp"
 
 namespace koordq::schema {
 namespace {
@@ -103,7 +103,7 @@ Result<std::string> redact_json(std::string_view json) {
   if (simdjson::error_code code = parser.parse(json.data(), json.size(), true).get(root); code != simdjson::SUCCESS) {
     return make_error(std::string("malformed JSON: ") + simdjson::error_message(code));
   }
-  return json_detail::compact_json(root, json_detail::Redaction::kSecrets);
+  return json_detail::redact_as_received(json);
 }
 
 }  // namespace koordq::schema

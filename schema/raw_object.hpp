@@ -1,11 +1,10 @@
 // Raw JSON of watched objects in the journal (`--journal-raw-objects`, behaviour.md §21).
 //
-// kFull keeps an object's bytes exactly as received. kRedacted re-serializes it compactly
-// (member order kept, numbers re-rendered) after replacing every `env[].value` and every entry
-// value of a `data`, `stringData` or `binaryData` object, at any depth, with
-// `<redacted sha256:<64 lowercase hex>>`. The digest covers the original value's UTF-8 bytes:
-// for a string, its unescaped content; for any other value, its compact JSON text as this
-// re-serialization renders it (`{"a":1}`, `42`, `true`). Rules of this implementation:
+// kFull keeps an object's bytes exactly as received. kRedacted keeps them too, except that every
+// `env[].value` and every entry value of a `data`, `stringData` or `binaryData` object, at any
+// depth, becomes the JSON string `<redacted sha256:<64 lowercase hex>>`. The digest covers the
+// original value's UTF-8 bytes: for a string, its unescaped content; for any other value, its
+// compact JSON text (`{"a":1}`, `42`, `true`, `1.5` for `1.50`). Rules of this implementation:
 //  - `null` means absent in Kubernetes, so a null value stays null: there is nothing to hide.
 //  - A string that already is a redaction marker is kept, so redacting is idempotent:
 //    redact(redact(x)) == redact(x), and journal imports of redacted exports stay unchanged.

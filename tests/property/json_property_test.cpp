@@ -6,10 +6,13 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 #include <rapidjson/document.h>
+#include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+#include <simdjson.h>
 
 #include "schema/json_decode.hpp"
+#include "schema/json_dom_writer.hpp"
 #include "schema/json_encode.hpp"
 #include "schema/quantity.hpp"
 #include "schema/raw_object.hpp"
@@ -295,6 +298,29 @@ RC_GTEST_PROP(JsonProperty, redaction_leaves_no_secret_and_a_second_pass_changes
   Result<std::string> twice = redact_json(*once);
   RC_ASSERT(twice.ok());
   RC_ASSERT(*twice == *once);
+}
+
+// The splice into the bytes as received hides exactly what re-serialising the parsed document
+// with the redaction does: the same text once whitespace is dropped, however the input is laid out.
+RC_GTEST_PROP(JsonProperty, redaction_in_place_equals_the_redacting_reserialisation, ()) {
+  const std::string json = random_json(*rc::gen::inRange(0, 6));
+  rapidjson::Document document;
+  document.Parse(json.c_str(), json.size());
+  RC_ASSERT(!document.HasParseError());
+  rapidjson::StringBuffer buffer;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> pretty(buffer);
+  document.Accept(pretty);
+  const std::string laid_out(buffer.GetString(), buffer.GetSize());
+
+  simdjson::dom::parser parser;
+  simdjson::dom::element original, spliced;
+  RC_ASSERT(parser.parse(json).get(original) == simdjson::SUCCESS);
+  const std::string expected = json_detail::compact_json(original, json_detail::Redaction::kSecrets);
+  Result<std::string> redacted = redact_json(laid_out);
+  RC_ASSERT(redacted.ok());
+  simdjson::dom::parser reparser;
+  RC_ASSERT(reparser.parse(*redacted).get(spliced) == simdjson::SUCCESS);
+  RC_ASSERT(json_detail::compact_json(spliced) == expected);
 }
 
 RC_GTEST_PROP(JsonProperty, redacted_raw_json_of_any_object_has_no_env_value_in_the_clear, ()) {

@@ -105,9 +105,18 @@ TEST(RawObject, shapes_that_are_not_secret_maps_are_kept) {
   EXPECT_EQ(redact(kept), kept);
 }
 
-TEST(RawObject, other_members_keep_their_order_and_lose_whitespace) {
-  EXPECT_EQ(redact("{ \"z\" : 1 ,\n \"a\" : [ 1.0 , \"\\u0001\\n\" , false ], \"m\" : {} }"),
-            R"({"z":1,"a":[1.0,"\u0001\n",false],"m":{}})");
+TEST(RawObject, everything_but_the_secrets_keeps_its_bytes_as_received) {
+  const std::string text = "{ \"z\" : 1 ,\n \"a\" : [ 1.0 , \"\\u0001\\n\" , false ], \"m\" : {} }";
+  EXPECT_EQ(redact(text), text);
+  EXPECT_EQ(redact("{ \"env\" : [ { \"value\" : \"abc\" , \"name\":\"x\\\"y\" } ] ,\"n\":1e3}"),
+            "{ \"env\" : [ { \"value\" : \"" + kAbcDigest + "\" , \"name\":\"x\\\"y\" } ] ,\"n\":1e3}");
+}
+
+TEST(RawObject, escaped_keys_and_quotes_inside_strings_do_not_hide_a_secret) {
+  // "\u0065nv" is the key env; a quoted "env" inside a string value is no key.
+  EXPECT_EQ(redact(R"({"\u0065nv":[{"value":"abc"}],"d":"say \"env\":[{\"value\":\"x\"}]"})"),
+            R"({"\u0065nv":[{"value":")" + kAbcDigest + R"("}],"d":"say \"env\":[{\"value\":\"x\"}]"})");
+  EXPECT_EQ(redact(R"({"s":"a\\","data":{"k\\":"abc"}})"), R"({"s":"a\\","data":{"k\\":")" + kAbcDigest + R"("}})");
 }
 
 TEST(RawObject, malformed_input_is_an_error) {
