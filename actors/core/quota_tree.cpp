@@ -227,7 +227,7 @@ void QuotaTree::move_charges(const std::vector<std::string>& labels, bool add) {
 }
 
 std::string QuotaTree::tree_of(const std::string& name) const {
-  const auto path = path_of(name);
+  const auto& path = path_of(name);
   if (path.empty()) return name;
   const std::string& top = path.back();
   const std::string parent = parent_of(top);
@@ -279,10 +279,12 @@ QuotaUsage QuotaTree::usage(const std::string& name) const {
 QuotaCheckResult QuotaTree::check(const std::string& item, const std::string& quota,
                                   const schema::ResourceVector& request, int64_t oversell_rate_ppm,
                                   const std::map<std::string, schema::ResourceVector>* extra) const {
-  std::map<std::string, schema::ResourceVector> extra_by_quota;
+  // The round's earlier reservations (by quota label) count on every level of the label's path;
+  // read in place (vectors hold positive amounts, so the order of the saturating sums is free).
+  std::vector<std::pair<const std::string*, const schema::ResourceVector*>> tentative;
   if (extra != nullptr) {
     for (const auto& [label, charge] : *extra) {
-      for (const auto& q : path_of(label)) schema::add_to(extra_by_quota[q], charge);
+      for (const auto& level : path_of(label)) tentative.emplace_back(&level, &charge);
     }
   }
   QuotaCheckResult result;
@@ -310,12 +312,19 @@ QuotaCheckResult QuotaTree::check(const std::string& item, const std::string& qu
       result.failure = "limited quotaName:" + q + ", quota spec is empty but queue unit res is not empty";
       return result;
     }
-    schema::ResourceVector used = usage(q).used;
-    if (auto it = extra_by_quota.find(q); it != extra_by_quota.end()) schema::add_to(used, it->second);
+    const auto usage_it = usage_.find(q);
+    const schema::ResourceVector* used = usage_it == usage_.end() ? nullptr : &usage_it->second.used;
     for (const auto& [r, amount] : request) {
       const auto max_it = info.max.find(r);
       if (max_it == info.max.end()) continue;  // unconstrained
-      const int64_t u = used.count(r) ? used.at(r) : 0;
+      int64_t u = 0;
+      if (used != nullptr) {
+        if (const auto it = used->find(r); it != used->end()) u = it->second;
+      }
+      for (const auto& [level, charge] : tentative) {
+        if (*level != q) continue;
+        if (const auto it = charge->find(r); it != charge->end()) u = saturating_add(u, it->second);
+      }
       const int64_t limit = scaled_limit(max_it->second, oversell_rate_ppm);
       const bool pass = saturating_add(u, amount) <= limit;
       result.steps.push_back({q, r, u, amount, limit, pass});

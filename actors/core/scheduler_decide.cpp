@@ -306,6 +306,13 @@ class RoundBuilder {
   // The unit the queue's policy tries next (§6.3, §6.4), among the first max_depth waiting units
   // that are active and undecided this round; the scan stops at the first that qualifies.
   const UnitState* candidate(const QueueState& q) const {
+    if (q.settings.policy == QueuePolicy::kPriority && q.settings.max_depth < 0 && q.cursor) {
+      // An unlimited window: the first eligible unit after the cursor, else the first from the
+      // head, without looking up the units before the cursor again and again.
+      const auto after = q.waiting.upper_bound(*q.cursor);
+      if (const UnitState* u = first_eligible(after, q.waiting.end())) return u;
+      return first_eligible(q.waiting.begin(), after);
+    }
     const UnitState* head = nullptr;  // Priority: where the cursor wraps to (§6.3 step 2)
     int64_t rank = 0;
     for (const auto& key : q.waiting) {
@@ -322,6 +329,15 @@ class RoundBuilder {
       if (b == q.blocked.end() || b->second == key.full_name) return &u;
     }
     return head;
+  }
+
+  const UnitState* first_eligible(std::set<OrderKey>::const_iterator from,
+                                  std::set<OrderKey>::const_iterator to) const {
+    for (; from != to; ++from) {
+      const UnitState& u = s_.units().at(from->full_name);
+      if (s_.is_active(u) && !scratch_.decided.count(from->full_name)) return &u;
+    }
+    return nullptr;
   }
 
   // Assumed units of the queue other than `except` (§7.4), in queue order.
