@@ -111,7 +111,7 @@ std::string render_debug_quotas(const Scheduler& s) {
   out.begin_object();
   for (const std::string& name : s.quotas().names()) {
     const actors::QuotaInfo& info = *s.quotas().find(name);
-    const actors::QuotaUsage usage = s.quotas().usage(name);
+    const actors::QuotaUsage& usage = s.quotas().usage(name);
     out.key(name).begin_object();
     out.field("Count", usage.count);
     out.key("Max").resource_vector(info.max);

@@ -185,7 +185,7 @@ void quota_usage(const actors::Scheduler& s, SeriesMemory& memory, Sink& out) {
       entry = shown_by_quota.emplace_hint(entry, name, SeriesMemory::Shown::mapped_type{});
     SeriesMemory::Shown::mapped_type& shown = (entry++)->second;
     const actors::QuotaInfo& info = *s.quotas().find(name);
-    const schema::ResourceVector used = s.quotas().usage(name).used;
+    const schema::ResourceVector& used = s.quotas().usage(name).used;
     for (const auto& [resource, amount] : info.max) shown.insert(resource);
     for (const auto& [resource, amount] : used) shown.insert(resource);
     for (const std::string& resource : shown) {

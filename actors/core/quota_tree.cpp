@@ -271,9 +271,10 @@ void QuotaTree::recharge(const std::string& old_label, const schema::ResourceVec
   apply(new_label, new_charge, new_holds, true);
 }
 
-QuotaUsage QuotaTree::usage(const std::string& name) const {
+const QuotaUsage& QuotaTree::usage(const std::string& name) const {
+  static const QuotaUsage kNone;
   const auto it = usage_.find(name);
-  return it == usage_.end() ? QuotaUsage{} : it->second;
+  return it == usage_.end() ? kNone : it->second;
 }
 
 QuotaCheckResult QuotaTree::check(const std::string& item, const std::string& quota,

@@ -88,7 +88,7 @@ class QuotaTree {
   void recharge(const std::string& old_label, const schema::ResourceVector& old_charge, bool old_holds,
                 const std::string& new_label, const schema::ResourceVector& new_charge, bool new_holds);
 
-  QuotaUsage usage(const std::string& name) const;
+  const QuotaUsage& usage(const std::string& name) const;  // valid until the tree changes
 
   // §8.2 for a unit `item` (<ns>/<name>) of quota label `quota` asking for `request`, with
   // `extra` (this round's tentative reservations, per label) added to the usage.

@@ -142,7 +142,7 @@ void Scheduler::settle_auto_queue(const std::string& name) {
 }
 
 UsageAnnotations Scheduler::usage_annotations(const std::string& quota) const {
-  const QuotaUsage u = quotas_.usage(quota);
+  const QuotaUsage& u = quotas_.usage(quota);
   const std::string used = usage_json(u.used), self = usage_json(u.self_used), children = usage_json(u.children_used);
   // Every reservation counts as guaranteed (§8.3).
   return {{kUsageAnnotationNames[0], used}, {kUsageAnnotationNames[1], self}, {kUsageAnnotationNames[2], children},

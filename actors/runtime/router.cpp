@@ -38,13 +38,13 @@ void refresh_quotas(Self* self) {
     names.emplace(name, true);
     const QuotaInfo& info = *tree.find(name);
     std::string tree_name = tree.tree_of(name);
-    QuotaUsage usage = tree.usage(name);
+    const QuotaUsage& usage = tree.usage(name);
     const auto known = st.quota_views.find(name);
     if (known != st.quota_views.end() && known->second.usage == usage && known->second.tree == tree_name &&
         known->second.info == info) {
       continue;
     }
-    QuotaView view{st.applied_seq, info, std::move(tree_name), std::move(usage)};
+    QuotaView view{st.applied_seq, info, std::move(tree_name), usage};
     if (const auto actor = st.quotas.find(name); actor != st.quotas.end()) {
       self->send(actor->second, update_atom::value, view);
     }
