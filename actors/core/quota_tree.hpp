@@ -68,6 +68,8 @@ class QuotaTree {
   const QuotaInfo* find(const std::string& name) const;
   bool known(const std::string& name) const { return find(name) != nullptr; }
   std::vector<std::string> names() const;  // known quotas, bytewise order
+  // The same names with their paths (path_of), without copying them.
+  const std::map<std::string, std::vector<std::string>>& paths() const { return paths_; }
   // Every observed object, including those ignored for a name collision.
   std::vector<schema::ElasticQuota> objects() const;
   // Objects ignored because an older one has their name (name → namespaces), for the log.

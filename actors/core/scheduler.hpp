@@ -232,6 +232,8 @@ class Scheduler {
   int64_t previous_now() const { return previous_now_; }
   // §2.5: the items a quota asks its Queue to carry; §14.3: the usage annotations of a quota.
   static QueueItems queue_items_of(const QuotaInfo& quota);
+  // queue_items_of(quota) == items, without building them.
+  static bool has_queue_items(const QuotaInfo& quota, const QueueItems& items);
   UsageAnnotations usage_annotations(const std::string& quota) const;
   // Whether koordq keeps the Queue `name` (auto-created or adopted, quota known): §14.3.
   bool manages_queue(const std::string& name) const;

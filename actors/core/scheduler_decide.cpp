@@ -92,14 +92,18 @@ class RoundBuilder {
   // §2.5: create, patch or delete the Queue of each quota, one write in flight per name.
   void auto_queues() {
     const std::string& ns = s_.config().queue_namespace;
-    for (const auto& name : s_.quotas().names()) {
+    for (const auto& [name, path] : s_.quotas().paths()) {
       const auto a = s_.auto_queues().find(name);
       const AutoQueue* aq = a == s_.auto_queues().end() ? nullptr : &a->second;
       if (aq != nullptr && aq->in_flight) continue;
-      const QueueItems items = Scheduler::queue_items_of(*s_.quotas().find(name));
+      const QuotaInfo& quota = *s_.quotas().find(name);
+      const bool has_queue = s_.queues().count(name) > 0;
+      // Most rounds: the Queue is there with the quota's items.
+      if (has_queue && (aq == nullptr || !aq->synced || Scheduler::has_queue_items(quota, *aq->synced))) continue;
+      const QueueItems items = Scheduler::queue_items_of(quota);
       Decision d;
       d.target = QueueRef{name};
-      if (!s_.queues().count(name)) {
+      if (!has_queue) {
         if (aq != nullptr && aq->synced) continue;  // created, not yet seen
         schema::Queue q;
         q.metadata.name = name;

@@ -119,6 +119,16 @@ QueueItems Scheduler::queue_items_of(const QuotaInfo& quota) {
   return items;
 }
 
+bool Scheduler::has_queue_items(const QuotaInfo& quota, const QueueItems& items) {
+  const auto& p = quota.queue_policy;
+  const bool known_policy = p == "Priority" || p == "Block" || p == "Intelligent" || p == "Round";
+  if (items.queue_policy != (known_policy ? std::string_view(p) : std::string_view("Priority"))) return false;
+  const auto& labels = quota.object.metadata.labels;
+  const auto parent = labels.find(kParentLabel);
+  if (parent == labels.end() ? items.parent.has_value() : items.parent != parent->second) return false;
+  return items.enable == quota.enable_annotation;
+}
+
 bool Scheduler::manages_queue(const std::string& name) const {
   const auto it = auto_queues_.find(name);
   return it != auto_queues_.end() && it->second.synced && quotas_.known(name) && queues_.count(name) > 0;

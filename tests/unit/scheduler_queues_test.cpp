@@ -63,6 +63,33 @@ struct CreateRow {
   std::string want_policy;
 };
 
+TEST(SchedulerAutoQueue, comparing_a_quotas_items_in_place_agrees_with_building_them) {
+  const std::vector<std::string> policies = {"", "Priority", "Block", "Intelligent", "Round", "Odd"};
+  const std::vector<std::optional<std::string>> values = {std::nullopt, "", "a", "b"};
+  std::vector<actors::QuotaInfo> quotas;
+  for (const auto& policy : policies) {
+    for (const auto& parent : values) {
+      for (const auto& enable : values) {
+        actors::QuotaInfo q;
+        q.queue_policy = policy;
+        if (parent) q.object.metadata.labels["quota.scheduling.koordinator.sh/parent"] = *parent;
+        q.enable_annotation = enable;
+        quotas.push_back(std::move(q));
+      }
+    }
+  }
+  int equal = 0;
+  for (const auto& a : quotas) {
+    for (const auto& b : quotas) {
+      const actors::QueueItems items = actors::Scheduler::queue_items_of(b);
+      const bool same = actors::Scheduler::queue_items_of(a) == items;
+      EXPECT_EQ(actors::Scheduler::has_queue_items(a, items), same);
+      equal += same;
+    }
+  }
+  EXPECT_GT(equal, static_cast<int>(quotas.size()));  // "", "Odd" and "Priority" build the same items
+}
+
 TEST(SchedulerAutoQueue, every_quota_gets_a_queue_with_the_items_it_carries) {
   const std::vector<CreateRow> rows = {
       {"no label", std::nullopt, std::nullopt, std::nullopt, "Priority"},
