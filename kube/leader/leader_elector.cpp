@@ -341,12 +341,31 @@ bool LeaderElector::release_lease() {
   record.acquire_time = format_micro_time(now);
   record.renew_time = record.acquire_time;
   record.lease_transitions = observed_.record().lease_transitions;
-  Result<std::string> body = lease_update_body(observed_object_, record);
-  Result<Response> answer = make_error(body.ok() ? "" : body.message());
-  if (body.ok()) {
+  Result<Response> answer = make_error("");
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    Result<std::string> body = lease_update_body(observed_object_, record);
+    if (!body.ok()) {
+      answer = make_error(body.message());
+      break;
+    }
     Request update = make_request(Verb::kPut, lease_path(options_.lease_namespace, options_.lease_name), *body);
     update.has_precondition = true;
     answer = send(update, options_.renew_deadline, Interrupt::kNever);
+    if (attempt > 0 || !answer.ok() || answer->status != 409) break;
+    // A renewal interrupted by this release can have landed unanswered: read the Lease again and
+    // give it back from there while this replica still holds it.
+    Result<Response> got = send(make_request(Verb::kGet, lease_path(options_.lease_namespace, options_.lease_name)),
+                                options_.renew_deadline, Interrupt::kNever);
+    if (!got.ok() || !got->ok()) break;
+    Result<FetchedLease> fetched = parse_lease(got->body);
+    if (!fetched.ok()) break;
+    if (fetched->record.holder_identity != options_.identity) {
+      observed_.observe(fetched->record, now);
+      observed_object_ = fetched->object;
+      return true;  // held by another replica now: nothing of ours to release
+    }
+    observed_object_ = fetched->object;
+    record.lease_transitions = fetched->record.lease_transitions;
   }
   if (!answer.ok() || !answer->ok()) {
     KQ_LOG_ERROR("failed to release lease {}/{}: {}", options_.lease_namespace, options_.lease_name, describe(answer));

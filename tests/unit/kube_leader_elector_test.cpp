@@ -412,6 +412,23 @@ TEST(LeaderElector, release_gives_up_label_and_lease_and_resume_campaigns_again)
   EXPECT_TRUE(f.api.pod_labelled());
 }
 
+TEST(LeaderElector, a_release_after_a_renewal_that_landed_unseen_reads_the_lease_again) {
+  Fixture f;
+  LeaderElector elector(*f.client, f.options(), f.events.callbacks());
+  elector.start();
+  ASSERT_TRUE(eventually([&] { return f.events.started == 1; }));
+  // A renewal cut off by the release reached the server: the Lease has a newer resourceVersion
+  // than the one the elector saw, still naming it.
+  f.api.set_lease(kLeasePath, held_by("koordq-0_1111"));
+  f.clock += kSecond;
+  ::testing::internal::CaptureStderr();
+  elector.release();
+  ASSERT_TRUE(eventually([&] { return f.api.lease(kLeasePath)->holder_identity.empty(); }));
+  EXPECT_EQ(f.api.lease(kLeasePath)->lease_duration_seconds, 1);
+  elector.stop();
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(), Not(HasSubstr("failed to release lease")));
+}
+
 TEST(LeaderElector, a_released_follower_stops_campaigning_until_resumed) {
   Fixture f;
   f.api.set_lease(kLeasePath, held_by("koordq-1_2222"));
