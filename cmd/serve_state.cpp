@@ -45,24 +45,20 @@ std::vector<schema::WatchedObject> journaled_objects(const actors::Scheduler& s,
 
 std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s) {
   std::vector<actors::Outcome> out;
+  auto unknown = [&out](const actors::UnitState& u, actors::WriteKind kind, uint64_t seq) {
+    actors::Outcome o;
+    o.decision_seq = seq;
+    o.write_kind = kind;
+    o.result = actors::OutcomeResult::kUnknown;
+    o.target =
+        actors::UnitRef{u.object.metadata.namespace_, u.object.metadata.name, u.object.metadata.uid, u.quota, u.quota};
+    out.push_back(std::move(o));
+  };
   for (const auto& [key, u] : s.units()) {
-    const actors::UnitRef ref{u.object.metadata.namespace_, u.object.metadata.name, u.object.metadata.uid, u.quota,
-                              u.quota};
     if (u.pending_status && u.pending_written_rv.empty()) {
-      actors::Outcome o;
-      o.decision_seq = u.pending_decision_seq;
-      o.result = actors::OutcomeResult::kUnknown;
-      o.target = ref;
-      out.push_back(std::move(o));
+      unknown(u, actors::WriteKind::kStatusPatch, u.pending_decision_seq);
     }
-    if (!u.spec_queue_sent.empty()) {
-      actors::Outcome o;
-      o.decision_seq = u.spec_queue_sent_seq;
-      o.write_kind = actors::WriteKind::kSpecQueuePatch;
-      o.result = actors::OutcomeResult::kUnknown;
-      o.target = ref;
-      out.push_back(std::move(o));
-    }
+    if (!u.spec_queue_sent.empty()) unknown(u, actors::WriteKind::kSpecQueuePatch, u.spec_queue_sent_seq);
   }
   for (const auto& [name, a] : s.auto_queues()) {
     if (!a.in_flight) continue;

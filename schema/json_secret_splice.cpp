@@ -144,7 +144,9 @@ class SecretSplicer {
     }
   }
 
-  void object(bool rules) {
+  // The members of the object whose `{` is at i_: `member(key)` reads each value.
+  template <class Member>
+  void members(Member member) {
     ++i_;
     if (peek() == '}') {
       ++i_;
@@ -155,77 +157,44 @@ class SecretSplicer {
       if (peek() != '"') return;
       const std::string_view k = key(storage);
       if (!colon()) return;
+      member(k);
+    } while (next('}'));
+  }
+
+  // The elements of the array whose `[` is at i_: `element()` reads each.
+  template <class Element>
+  void elements(Element element) {
+    ++i_;
+    if (peek() == ']') {
+      ++i_;
+      return;
+    }
+    do {
+      element();
+    } while (next(']'));
+  }
+
+  void object(bool rules) {
+    members([&](std::string_view k) {
       const char c = peek();
       if (rules && c == '{' && is_secret_map_key(k)) {
-        secret_map();
+        members([&](std::string_view) { secret(); });
       } else if (rules && c == '[' && k == "env") {
-        env_list();
+        elements([&] { peek() == '{' ? env_variable() : value(true); });
       } else {
         value(rules);
       }
-    } while (next('}'));
+    });
   }
 
   void array(bool rules) {
-    ++i_;
-    if (peek() == ']') {
-      ++i_;
-      return;
-    }
-    do {
-      value(rules);
-    } while (next(']'));
-  }
-
-  void secret_map() {
-    ++i_;
-    if (peek() == '}') {
-      ++i_;
-      return;
-    }
-    std::string storage;
-    do {
-      if (peek() != '"') return;
-      key(storage);
-      if (!colon()) return;
-      secret();
-    } while (next('}'));
-  }
-
-  void env_list() {
-    ++i_;
-    if (peek() == ']') {
-      ++i_;
-      return;
-    }
-    do {
-      if (peek() == '{') {
-        env_variable();
-      } else {
-        value(true);
-      }
-    } while (next(']'));
+    elements([&] { value(rules); });
   }
 
   // Its `value` is a secret; its other members are values like any other (the rules apply
   // inside them, not to their own names).
   void env_variable() {
-    ++i_;
-    if (peek() == '}') {
-      ++i_;
-      return;
-    }
-    std::string storage;
-    do {
-      if (peek() != '"') return;
-      const std::string_view k = key(storage);
-      if (!colon()) return;
-      if (k == "value") {
-        secret();
-      } else {
-        value(true);
-      }
-    } while (next('}'));
+    members([&](std::string_view k) { k == "value" ? secret() : value(true); });
   }
 
   // A secret value at i_: null stays, a marker stays (redacting twice changes nothing), a string

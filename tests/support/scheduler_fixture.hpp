@@ -54,6 +54,19 @@ inline schema::QueueUnit unit(const std::string& name, const std::string& quota_
   return u;
 }
 
+// `u` as a job of pod set "worker": 2 replicas of 1 cpu, 1 admitted (a top-up waits for the other).
+inline schema::QueueUnit half_admitted_workers(schema::QueueUnit u) {
+  u.spec.resource.clear();
+  u.spec.request.clear();
+  schema::PodSet ps;
+  ps.name = "worker";
+  ps.count = 2;
+  ps.containers.push_back({"main", {{"cpu", "1"}}, {}});
+  u.spec.pod_set.push_back(ps);
+  u.status.admissions = {{"worker", 1, std::nullopt, 1, std::nullopt}};
+  return u;
+}
+
 class SchedulerDriver {
  public:
   explicit SchedulerDriver(actors::DecisionConfig config = {}) : s(std::move(config)) {}

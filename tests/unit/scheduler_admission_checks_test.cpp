@@ -113,17 +113,9 @@ TEST(SchedulerAdmissionChecks, an_admission_from_enqueued_resets_the_applicable_
 
 TEST(SchedulerAdmissionChecks, a_top_up_never_goes_through_admission_checks) {
   SchedulerDriver d;
-  auto u = unit("job", "q", "1");
-  u.spec.resource.clear();
-  u.spec.request.clear();
-  schema::PodSet ps;
-  ps.name = "worker";
-  ps.count = 2;
-  ps.containers.push_back({"main", {{"cpu", "1"}}, {}});
-  u.spec.pod_set.push_back(ps);
+  auto u = half_admitted_workers(unit("job", "q", "1"));
   u.spec.queue = "q";
   u.status.phase = "Running";
-  u.status.admissions = {{"worker", 1, std::nullopt, 1, std::nullopt}};
   const auto ds = first_round(queue_with({queue_check("a")}), u, d);
   ASSERT_EQ(ds.size(), 1u);
   EXPECT_EQ(ds[0].kind, DecisionKind::kAdmit);

@@ -111,15 +111,7 @@ TEST(SchedulerMetrics, a_top_up_is_no_admission_wait_and_only_the_first_dequeued
   SchedulerDriver d;
   d.input(quota("q", "", {{"cpu", "10"}}));
   d.input(queue("q"));
-  auto u = job("a", "Running", 0);
-  u.spec.resource.clear();
-  u.spec.request.clear();
-  schema::PodSet ps;
-  ps.name = "worker";
-  ps.count = 2;
-  ps.containers.push_back({"main", {{"cpu", "1"}}, {}});
-  u.spec.pod_set.push_back(ps);
-  u.status.admissions = {{"worker", 1, std::nullopt, 1, std::nullopt}};
+  auto u = half_admitted_workers(job("a", "Running", 0));
   ASSERT_EQ(of_kind(d.input(u), DecisionKind::kAdmit).size(), 1u);
   EXPECT_EQ(attempts(d.s, "q", "scheduled"), 1u);
   EXPECT_TRUE(d.s.metrics().admission_wait.empty());

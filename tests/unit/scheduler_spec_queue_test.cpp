@@ -151,16 +151,8 @@ TEST(SchedulerSpecQueue, a_top_up_in_the_round_of_a_repair_does_not_write_it_twi
   SchedulerDriver d;
   d.input(quota("team-a", "", {{"cpu", "4"}}));
   d.input(queue("team-a"));
-  auto u = unit("job", "team-a", "1");
-  u.spec.resource.clear();
-  u.spec.request.clear();
-  schema::PodSet ps;
-  ps.name = "worker";
-  ps.count = 2;
-  ps.containers.push_back({"main", {{"cpu", "1"}}, {}});
-  u.spec.pod_set.push_back(ps);
+  auto u = half_admitted_workers(unit("job", "team-a", "1"));
   u.status.phase = "Running";
-  u.status.admissions = {{"worker", 1, std::nullopt, 1, std::nullopt}};
   const auto ds = d.input(u);
   const auto writes = spec_queue_writes(ds);
   ASSERT_EQ(writes.size(), 1u);
