@@ -5,18 +5,24 @@
 // admissions), each with its own name and resourceVersion, one per HTTP chunk as the API server
 // sends them.
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 #include <simdjson.h>
+#include <sys/resource.h>
 
+#include "journal/journal.hpp"
+#include "journal/watch_record.hpp"
 #include "kube/client/http_client.hpp"
 #include "kube/client/resource_watcher.hpp"
 #include "kube/client/watch_stream.hpp"
 #include "tests/support/json_fixtures.hpp"
 #include "tests/support/scripted_http_server.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace koordq::kube {
 namespace {
@@ -150,6 +156,107 @@ void BM_WatchFromLocalSocket(benchmark::State& state) {
   count(state);
 }
 BENCHMARK(BM_WatchFromLocalSocket)
+    ->Arg(static_cast<int>(schema::RawObjectMode::kOff))
+    ->Arg(static_cast<int>(schema::RawObjectMode::kRedacted))
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// CPU time of the whole process (every thread), in seconds.
+double process_cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// The events a receiving thread decoded, taken in batches by the journaling thread, as the
+// serve loop takes its inbox.
+class EventInbox {
+ public:
+  void push(schema::WatchEvent event) {
+    std::lock_guard lock(mu_);
+    events_.push_back(std::move(event));
+    cv_.notify_one();
+  }
+  std::deque<schema::WatchEvent> take() {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return !events_.empty(); });
+    return std::exchange(events_, {});
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<schema::WatchEvent> events_;
+};
+
+// From the socket to durable records, as `koordq serve` ingests a watch: one thread receives and
+// decodes the WATCH answer, the benchmark thread turns each batch of decoded events into watch
+// records and appends them to a journal on disk, waiting until the batch is fsync'd before taking
+// the next one. Wall time until the last event is durable; `cpu_per_event` is the CPU time of
+// every thread of the process (receiver, journaling, the journal's writer) per event.
+void BM_WatchToDurableRecords(benchmark::State& state) {
+  const auto mode = static_cast<schema::RawObjectMode>(state.range(0));
+  testing::ScriptedHttpServer server;
+  auto client = local_client(server);
+  Request request;
+  request.target = "/apis/scheduling.x-k8s.io/v1alpha1/queueunits?watch=true";
+  double cpu_seconds = 0;
+  uint64_t groups = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    server.script({{watch_response()}});
+    testing::TempDir dir;
+    journal::JournalOptions options;
+    options.dir = dir.path() / "journal";
+    auto opened = journal::Journal::open(options);
+    if (!opened.ok()) {
+      state.SkipWithError(opened.message().c_str());
+      return;
+    }
+    journal::Journal& journal = **opened;
+    const uint64_t groups_before = journal.writer().stats().groups;
+    EventInbox inbox;
+    const double cpu_before = process_cpu_seconds();
+    state.ResumeTiming();
+    std::thread receiver([&] {
+      WatchEventReader reader(schema::ObjectKind::kQueueUnit, mode);
+      WatchEventReader::Handlers handlers;
+      handlers.on_event = [&inbox](schema::WatchEvent&& event) {
+        inbox.push(std::move(event));
+        return ok_status();
+      };
+      (void)client->stream(
+          request, [&](std::string_view piece) { return reader.feed(piece, handlers); }, std::chrono::seconds(60));
+    });
+    int durable = 0;
+    while (durable < kEvents) {
+      std::deque<schema::WatchEvent> batch = inbox.take();
+      const uint64_t base = journal.writer().durable_head().seq;  // this thread is the only producer
+      for (const schema::WatchEvent& event : batch) {
+        journal.writer().append(journal::make_watch_body(event, mode), [](const Result<journal::AppendedRecord>&) {});
+      }
+      if (!journal.writer().wait_durable(base + batch.size(), 60'000'000'000)) {
+        state.SkipWithError("append not durable");
+        break;
+      }
+      durable += static_cast<int>(batch.size());
+    }
+    receiver.join();
+    state.PauseTiming();
+    cpu_seconds += process_cpu_seconds() - cpu_before;
+    groups += journal.writer().stats().groups - groups_before;
+    opened->reset();
+    state.ResumeTiming();
+  }
+  state.SetLabel(schema::raw_object_mode_name(mode));
+  const double events = static_cast<double>(state.iterations()) * kEvents;
+  state.counters["cpu_us_per_event"] = cpu_seconds * 1e6 / events;
+  state.counters["events_per_cpu_second"] = events / cpu_seconds;
+  state.counters["events_per_sync"] = events / static_cast<double>(groups);
+  count(state);
+}
+BENCHMARK(BM_WatchToDurableRecords)
     ->Arg(static_cast<int>(schema::RawObjectMode::kOff))
     ->Arg(static_cast<int>(schema::RawObjectMode::kRedacted))
     ->UseRealTime()

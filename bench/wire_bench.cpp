@@ -8,6 +8,7 @@
 #include <capnp/message.h>
 #include <capnp/serialize.h>
 
+#include "schema/canonical.hpp"
 #include "schema/wire_codec.hpp"
 #include "tests/support/model_samples.hpp"
 
@@ -146,6 +147,28 @@ void BM_RawCapnpVisit(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_RawCapnpVisit)->Arg(0)->Arg(1);
+
+// The canonical bytes the journal hashes and stores for a watch record of the unit, as koordq
+// writes them (Arg 0/1) and as capnp::canonicalize returns them (the raw library, Arg 2/3).
+void BM_CanonicalRecordBytes(benchmark::State& state) {
+  capnp::MallocMessageBuilder message(256);
+  auto record = message.initRoot<wire::Record>();
+  record.setSeq(7);
+  auto watch = record.initBody().initWatch();
+  write_queue_unit(watch.initObject().initQueueUnit(),
+                   state.range(0) % 2 == 0 ? samples::realistic_queue_unit() : samples::small_queue_unit());
+  const bool raw = state.range(0) >= 2;
+  for (auto _ : state) {
+    if (raw) {
+      benchmark::DoNotOptimize(capnp::canonicalize(record.asReader()));
+    } else {
+      benchmark::DoNotOptimize(canonical_bytes(record.asReader()));
+    }
+  }
+  state.SetLabel(raw ? "capnp::canonicalize" : "koordq");
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_CanonicalRecordBytes)->Arg(0)->Arg(2)->Arg(1)->Arg(3);
 
 // The floor of any decoder into the model: its allocations. Reading makes exactly as many.
 void BM_ModelCopy(benchmark::State& state) {

@@ -1,6 +1,6 @@
 #include "journal/capnp_record_body.hpp"
 
-#include <capnp/serialize.h>
+#include "schema/canonical.hpp"
 
 namespace koordq::journal {
 
@@ -19,9 +19,7 @@ std::string CapnpRecordBody::canonical_bytes(uint64_t seq, int64_t time, const H
   root.setTime(time);
   root.setPrevHash(capnp::Data::Reader(prev_hash.data(), prev_hash.size()));
   root.disownHash();
-  const kj::Array<capnp::word> words = capnp::canonicalize(root.asReader());
-  const auto bytes = words.asBytes();
-  return std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
+  return schema::canonical_bytes(root.asReader());
 }
 
 }  // namespace koordq::journal

@@ -1,5 +1,6 @@
 #include "schema/canonical.hpp"
 
+#include <capnp/any.h>
 #include <capnp/message.h>
 
 #include "schema/wire_message.hpp"
@@ -10,14 +11,26 @@ namespace koordq::schema {
 static_assert(kWireSchemaMajor == wire::SCHEMA_MAJOR && kWireSchemaMinor == wire::SCHEMA_MINOR,
               "wire_schema_version.hpp must match record.capnp");
 
+namespace detail {
+
+std::string canonical_struct_bytes(const capnp::_::StructReader& root) {
+  const size_t words = root.totalSize().wordCount + 1;  // and the root pointer
+  std::string out(words * sizeof(capnp::word), '\0');   // zeroed, as a FlatMessageBuilder needs
+  capnp::FlatMessageBuilder builder(kj::arrayPtr(reinterpret_cast<capnp::word*>(out.data()), words));
+  capnp::_::PointerHelpers<capnp::AnyPointer>::getInternalBuilder(builder.initRoot<capnp::AnyPointer>())
+      .setStruct(root, true);
+  out.resize(builder.getSegmentsForOutput()[0].size() * sizeof(capnp::word));
+  return out;
+}
+
+}  // namespace detail
+
 std::string canonical_record_bytes(wire::Record::Reader record) {
   capnp::MallocMessageBuilder copy;
   copy.setRoot(record);
   auto root = copy.getRoot<wire::Record>();
   if (root.hasHash()) root.disownHash();
-  const auto words = capnp::canonicalize(root.asReader());
-  const auto bytes = words.asBytes();
-  return std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
+  return canonical_bytes(root.asReader());
 }
 
 Result<std::string> canonical_record_bytes(std::string_view record_bytes) {

@@ -1,7 +1,12 @@
 #include "schema/json_secret_splice.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <simdjson.h>
 
@@ -20,12 +25,41 @@ simdjson::dom::element parsed(std::string_view text, bool* ok) {
   return value;
 }
 
+// The first j >= from where text[j] is 'v' or 'a' and text[j + 1] is '"': where a key named
+// env, data, stringData or binaryData ends, among far fewer other places than there are strings.
+size_t next_name_end(std::string_view text, size_t j) {
+  const char* const p = text.data();
+#ifdef __SSE2__
+  const __m128i v = _mm_set1_epi8('v');
+  const __m128i a = _mm_set1_epi8('a');
+  const __m128i quote = _mm_set1_epi8('"');
+  for (; j + 17 <= text.size(); j += 16) {
+    const __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + j));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + j + 1));
+    const __m128i letter = _mm_or_si128(_mm_cmpeq_epi8(here, v), _mm_cmpeq_epi8(here, a));
+    if (const int hits = _mm_movemask_epi8(_mm_and_si128(letter, _mm_cmpeq_epi8(next, quote)))) {
+      return j + static_cast<size_t>(__builtin_ctz(static_cast<unsigned>(hits)));
+    }
+  }
+#endif
+  for (; j + 1 < text.size(); ++j) {
+    if ((p[j] == 'v' || p[j] == 'a') && p[j + 1] == '"') return j;
+  }
+  return std::string_view::npos;
+}
+
 class SecretSplicer {
  public:
   explicit SecretSplicer(std::string_view text) : s_(text) {}
 
   std::string run() {
-    value(true);
+    // Only `\uXXXX` can spell a letter of a key, so without one every key that names a rule is
+    // one of four byte strings, and the scan starts at each instead of walking every string.
+    if (s_.find("\\u") == std::string_view::npos) {
+      from_secret_keys();
+    } else {
+      value(true);
+    }
     if (splices_.empty()) return std::string(s_);
     std::string out;
     out.reserve(s_.size() + splices_.size() * 84);
@@ -174,17 +208,57 @@ class SecretSplicer {
     } while (next(']'));
   }
 
+  // The value of member `k`, at i_.
+  void member(std::string_view k, bool rules) {
+    const char c = peek();
+    if (rules && c == '{' && is_secret_map_key(k)) {
+      members([&](std::string_view) { secret(); });
+    } else if (rules && c == '[' && k == "env") {
+      elements([&] { peek() == '{' ? env_variable() : value(true); });
+    } else {
+      value(rules);
+    }
+  }
+
   void object(bool rules) {
-    members([&](std::string_view k) {
-      const char c = peek();
-      if (rules && c == '{' && is_secret_map_key(k)) {
-        members([&](std::string_view) { secret(); });
-      } else if (rules && c == '[' && k == "env") {
-        elements([&] { peek() == '{' ? env_variable() : value(true); });
-      } else {
-        value(rules);
+    members([&](std::string_view k) { member(k, rules); });
+  }
+
+  // Where the name ending at j is a key env, data, stringData or binaryData: its opening quote.
+  // In JSON that simdjson accepted, a quote not escaped by a backslash delimits a string, so
+  // `"env"` between two such quotes and followed by a colon is a key, wherever it is.
+  size_t secret_key_at(size_t j) const {
+    static constexpr std::string_view kNames[] = {"\"env", "\"data", "\"stringData", "\"binaryData"};
+    for (std::string_view name : kNames) {
+      if (j + 1 < name.size()) continue;
+      const size_t open = j + 1 - name.size();
+      if (s_.compare(open, name.size(), name) != 0) continue;
+      size_t backslashes = 0;
+      while (backslashes < open && s_[open - 1 - backslashes] == '\\') ++backslashes;
+      if (backslashes % 2 != 0) return std::string_view::npos;
+      size_t after = j + 2;
+      while (after < s_.size() && (s_[after] == ' ' || s_[after] == '\n' || s_[after] == '\r' || s_[after] == '\t')) {
+        ++after;
       }
-    });
+      return after < s_.size() && s_[after] == ':' ? open : std::string_view::npos;
+    }
+    return std::string_view::npos;
+  }
+
+  // The rules from each secret key on: outside the values of such keys there is nothing to
+  // replace. The search resumes after the value just handled, so a key inside a secret value
+  // (where the rules do not apply) is passed over, as the walk from the root passes over it.
+  void from_secret_keys() {
+    std::string storage;
+    for (size_t from = 0, j; (j = next_name_end(s_, from)) != std::string_view::npos;) {
+      const size_t open = secret_key_at(j);
+      if (open != std::string_view::npos) {
+        i_ = open;
+        const std::string_view k = key(storage);
+        if (colon()) member(k, true);
+      }
+      from = std::max(i_, j + 1);
+    }
   }
 
   void array(bool rules) {

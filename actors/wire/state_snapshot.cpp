@@ -10,6 +10,7 @@
 #include <capnp/message.h>
 #include <capnp/serialize.h>
 
+#include "schema/canonical.hpp"
 #include "schema/snapshot.capnp.h"
 #include "schema/state.capnp.h"
 #include "schema/wire_codec.hpp"
@@ -543,18 +544,13 @@ QuotaUsage read_usage(st::QuotaUsage::Reader in) {
 
 // --- messages ------------------------------------------------------------------------------------
 
-std::string as_string(kj::ArrayPtr<const kj::byte> bytes) {
-  return std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size());
-}
-
 // One payload: a canonical message (one segment, no segment table) built by `fill`.
 template <class T, class Fill>
 std::string canonical_message(Fill&& fill) {
   capnp::MallocMessageBuilder message;
   auto root = message.initRoot<T>();
   fill(root);
-  const auto words = capnp::canonicalize(root.asReader());
-  return as_string(words.asBytes());
+  return schema::canonical_bytes(root.asReader());
 }
 
 // `decode(root)` on the payload of part `actor`; malformed bytes throw kj::Exception.

@@ -68,6 +68,16 @@ RC_GTEST_PROP(WireProperty, equal_records_give_equal_canonical_bytes_whatever_la
   RC_ASSERT(canonical_watch(compact, object, "h") == canonical_watch(fragmented, object, hash));
 }
 
+// koordq writes the canonical form itself; capnp::canonicalize is the reference.
+RC_GTEST_PROP(WireProperty, canonical_bytes_are_those_of_capnp_canonicalize, (const WatchedObject& object)) {
+  capnp::MallocMessageBuilder fragmented(*rc::gen::inRange(1, 64), capnp::AllocationStrategy::FIXED_SIZE);
+  canonical_watch(fragmented, object, "h");
+  const auto record = fragmented.getRoot<wire::Record>().asReader();
+  const auto words = capnp::canonicalize(record);
+  const auto bytes = words.asBytes();
+  RC_ASSERT(canonical_bytes(record) == std::string(reinterpret_cast<const char*>(bytes.begin()), bytes.size()));
+}
+
 RC_GTEST_PROP(WireProperty, different_records_give_different_canonical_bytes,
               (const WatchedObject& a, const WatchedObject& b)) {
   capnp::MallocMessageBuilder first;

@@ -119,6 +119,25 @@ TEST(RawObject, escaped_keys_and_quotes_inside_strings_do_not_hide_a_secret) {
   EXPECT_EQ(redact(R"({"s":"a\\","data":{"k\\":"abc"}})"), R"({"s":"a\\","data":{"k\\":")" + kAbcDigest + R"("}})");
 }
 
+TEST(RawObject, a_key_is_a_name_between_quotes_no_backslash_escapes) {
+  // Without any \u escape the splice starts at each key named env, data, stringData or
+  // binaryData: a name inside a string, a value or a longer key must not start it.
+  EXPECT_EQ(redact(R"({"d":"say \"env\":[{\"value\":\"x\"}]","env":[{"value":"abc"}]})"),
+            R"({"d":"say \"env\":[{\"value\":\"x\"}]","env":[{"value":")" + kAbcDigest + R"("}]})");
+  const std::string kept =
+      R"({"d":"\\\"data\":{\"k\":\"x\"}","k":"data","v":"f:env","x":{"f:env":[{"value":"x"}],"metadata":{}}})";
+  EXPECT_EQ(redact(kept), kept);
+  EXPECT_EQ(
+      redact(R"({"s":"a\\","data" :{"k":"abc"},"t":"\\\\","stringData"	:{"k":"abc"}})"),
+      R"({"s":"a\\","data" :{"k":")" + kAbcDigest + R"("},"t":"\\\\","stringData"	:{"k":")" + kAbcDigest + R"("}})");
+  // A kubectl last-applied annotation is a string: what it quotes stays as it is.
+  const std::string applied =
+      R"({"metadata":{"annotations":{"a":"{\"spec\":{\"env\":[{\"value\":\"x\"}]}}"}},"binaryData":{"b":"abc"}})";
+  EXPECT_EQ(redact(applied), R"({"metadata":{"annotations":{"a":"{\"spec\":{\"env\":[{\"value\":\"x\"}]}}"}},)"
+                             R"("binaryData":{"b":")" +
+                                 kAbcDigest + R"("}})");
+}
+
 TEST(RawObject, malformed_input_is_an_error) {
   EXPECT_FALSE(redact_json(R"({"env":[)").ok());
   EXPECT_FALSE(redact_json("\"\xff\"").ok());
