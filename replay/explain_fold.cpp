@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "journal/read_ahead_cursor.hpp"
 #include "journal/unit_index.hpp"
 
 namespace koordq::replay {
@@ -9,7 +10,7 @@ namespace {
 
 Status fold_records(journal::JournalReader& reader, uint64_t from, uint64_t to, StoryFolder& folder,
                     const Progress& progress, uint64_t& folded) {
-  auto cursor = reader.cursor(from, to);
+  journal::ReadAheadCursor cursor(reader.cursor(from, to));
   for (;;) {
     auto next = cursor.next();
     if (!next.ok()) return next.error();

@@ -12,6 +12,7 @@
 #include "actors/wire/record_apply.hpp"
 #include "actors/wire/state_restore.hpp"
 #include "base/rfc3339.hpp"
+#include "journal/read_ahead_cursor.hpp"
 #include "replay/json_text.hpp"
 #include "replay/state_diff.hpp"
 #include "schema/wire_message.hpp"
@@ -111,7 +112,7 @@ Result<ReplayedState> replay_to(journal::JournalReader& reader, uint64_t target_
     fold.emplace(reader, Scheduler(), 0, 0);
   }
   if (fold->seq() < target_seq) {
-    auto cursor = reader.cursor(fold->seq() + 1, target_seq);
+    journal::ReadAheadCursor cursor(reader.cursor(fold->seq() + 1, target_seq));
     for (;;) {
       auto next = cursor.next();
       if (!next.ok()) return next.error();
@@ -173,7 +174,7 @@ Result<VerifyResult> verify_rounds(journal::JournalReader& reader, uint64_t to_s
   }
   VerifyResult out;
   Fold fold(reader, Scheduler(), 0, 0);
-  auto cursor = reader.cursor(1, to_seq);
+  journal::ReadAheadCursor cursor(reader.cursor(1, to_seq));
   for (;;) {
     auto next = cursor.next();
     if (!next.ok()) return next.error();

@@ -10,6 +10,7 @@
 #include "actors/wire/config_wire.hpp"
 #include "actors/wire/decision_wire.hpp"
 #include "actors/wire/record_apply.hpp"
+#include "journal/read_ahead_cursor.hpp"
 #include "schema/wire_codec.hpp"
 #include "schema/wire_message.hpp"
 
@@ -176,7 +177,7 @@ Result<Recorded> read_recorded(journal::JournalReader& reader, uint64_t to_seq) 
   bool configured = false;
   std::map<std::string, std::vector<int64_t>> run_times;
   std::string mapped;  // the unit the record being folded is about
-  auto cursor = reader.cursor(1, to_seq);
+  journal::ReadAheadCursor cursor(reader.cursor(1, to_seq));
   for (;;) {
     auto next = cursor.next();
     if (!next.ok()) return next.error();
@@ -468,7 +469,7 @@ class WhatIfRun {
 Result<std::unique_ptr<WhatIfRun>> run_model(journal::JournalReader& reader, uint64_t to_seq, const Recorded& recorded,
                                              const WhatIfSettings& settings) {
   auto run = std::make_unique<WhatIfRun>(recorded, settings);
-  auto cursor = reader.cursor(1, to_seq);
+  journal::ReadAheadCursor cursor(reader.cursor(1, to_seq));
   for (;;) {
     auto next = cursor.next();
     if (!next.ok()) return next.error();

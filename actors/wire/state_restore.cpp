@@ -7,6 +7,7 @@
 #include "actors/wire/record_apply.hpp"
 #include "actors/wire/state_snapshot.hpp"
 #include "base/log.hpp"
+#include "journal/read_ahead_cursor.hpp"
 
 namespace koordq::actors {
 namespace {
@@ -59,6 +60,14 @@ Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t
                                         const DecisionConfig& config) {
   RestoredScheduler out;
   out.scheduler = Scheduler(config);
+  // The records after the newest snapshot are read while it is decoded; should it not be usable,
+  // the reading starts again after the one that is.
+  uint64_t newest = 0;
+  for (const auto& entry : reader.snapshots()) {
+    if (entry.seq <= target_seq) newest = std::max(newest, entry.seq);
+  }
+  std::optional<journal::ReadAheadCursor> cursor;
+  if (newest < target_seq) cursor.emplace(reader.cursor(newest + 1, target_seq));
   if (auto snapshot = newest_usable_snapshot(reader, target_seq, &config)) {
     out.scheduler = std::move(snapshot->scheduler);
     out.seq = snapshot->seq;
@@ -72,9 +81,9 @@ Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t
     }
   }
   if (out.seq >= target_seq) return out;
-  auto cursor = reader.cursor(out.seq + 1, target_seq);
+  if (out.seq != newest || !cursor) cursor.emplace(reader.cursor(out.seq + 1, target_seq));
   while (true) {
-    auto next = cursor.next();
+    auto next = cursor->next();
     if (!next.ok()) return next.error();
     if (!next->has_value()) break;
     const journal::StoredRecord& record = **next;
