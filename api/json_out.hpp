@@ -1,5 +1,6 @@
-// A thin JSON writer over RapidJSON for the API renderings: keys in the order written, compact
-// (visibility API) or indented with one tab per level (debug API, behaviour.md §17.1).
+// The JSON writer of the API renderings: keys in the order written, compact (visibility API,
+// through CompactJson) or indented with one tab per level (debug API, behaviour.md §17.1, through
+// RapidJSON's PrettyWriter).
 #pragma once
 
 #include <cstdint>
@@ -9,8 +10,8 @@
 
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
+#include "api/compact_json.hpp"
 #include "schema/resource_list.hpp"
 
 namespace koordq::api {
@@ -19,47 +20,81 @@ class JsonOut {
  public:
   explicit JsonOut(bool indented = false) {
     if (indented) {
-      pretty_ = std::make_unique<rapidjson::PrettyWriter<rapidjson::StringBuffer>>(buffer_);
-      pretty_->SetIndent('\t', 1);
-    } else {
-      compact_ = std::make_unique<rapidjson::Writer<rapidjson::StringBuffer>>(buffer_);
+      pretty_ = std::make_unique<Pretty>();
+      pretty_->writer.SetIndent('\t', 1);
     }
   }
 
   JsonOut& key(std::string_view k) {
-    call([&](auto& w) { w.Key(k.data(), static_cast<rapidjson::SizeType>(k.size())); });
+    if (pretty_) {
+      pretty_->writer.Key(k.data(), static_cast<rapidjson::SizeType>(k.size()));
+    } else {
+      compact_.key(k);
+    }
     return *this;
   }
   JsonOut& string(std::string_view v) {
-    call([&](auto& w) { w.String(v.data(), static_cast<rapidjson::SizeType>(v.size())); });
+    if (pretty_) {
+      pretty_->writer.String(v.data(), static_cast<rapidjson::SizeType>(v.size()));
+    } else {
+      compact_.string(v);
+    }
     return *this;
   }
   JsonOut& integer(int64_t v) {
-    call([&](auto& w) { w.Int64(v); });
+    if (pretty_) {
+      pretty_->writer.Int64(v);
+    } else {
+      compact_.integer(v);
+    }
     return *this;
   }
   JsonOut& boolean(bool v) {
-    call([&](auto& w) { w.Bool(v); });
+    if (pretty_) {
+      pretty_->writer.Bool(v);
+    } else {
+      compact_.boolean(v);
+    }
     return *this;
   }
   JsonOut& null() {
-    call([&](auto& w) { w.Null(); });
+    if (pretty_) {
+      pretty_->writer.Null();
+    } else {
+      compact_.null();
+    }
     return *this;
   }
   JsonOut& begin_object() {
-    call([&](auto& w) { w.StartObject(); });
+    if (pretty_) {
+      pretty_->writer.StartObject();
+    } else {
+      compact_.begin_object();
+    }
     return *this;
   }
   JsonOut& end_object() {
-    call([&](auto& w) { w.EndObject(); });
+    if (pretty_) {
+      pretty_->writer.EndObject();
+    } else {
+      compact_.end_object();
+    }
     return *this;
   }
   JsonOut& begin_array() {
-    call([&](auto& w) { w.StartArray(); });
+    if (pretty_) {
+      pretty_->writer.StartArray();
+    } else {
+      compact_.begin_array();
+    }
     return *this;
   }
   JsonOut& end_array() {
-    call([&](auto& w) { w.EndArray(); });
+    if (pretty_) {
+      pretty_->writer.EndArray();
+    } else {
+      compact_.end_array();
+    }
     return *this;
   }
 
@@ -83,21 +118,21 @@ class JsonOut {
   // Internal integers rendered as quantities (§3.2): {"cpu": "4500m", …}.
   JsonOut& rendered_vector(const schema::ResourceVector& vector);
 
-  std::string take() { return std::string(buffer_.GetString(), buffer_.GetSize()); }
-
- private:
-  template <class F>
-  void call(F&& f) {
-    if (pretty_) {
-      f(*pretty_);
-    } else {
-      f(*compact_);
-    }
+  // The compact text's expected size (the indented writer ignores it).
+  void reserve(size_t bytes) { compact_.reserve(bytes); }
+  std::string take() {
+    if (pretty_) return std::string(pretty_->buffer.GetString(), pretty_->buffer.GetSize());
+    return compact_.take();
   }
 
-  rapidjson::StringBuffer buffer_;
-  std::unique_ptr<rapidjson::Writer<rapidjson::StringBuffer>> compact_;
-  std::unique_ptr<rapidjson::PrettyWriter<rapidjson::StringBuffer>> pretty_;
+ private:
+  struct Pretty {
+    rapidjson::StringBuffer buffer;
+    rapidjson::PrettyWriter<rapidjson::StringBuffer> writer{buffer};
+  };
+
+  CompactJson compact_;
+  std::unique_ptr<Pretty> pretty_;
 };
 
 }  // namespace koordq::api

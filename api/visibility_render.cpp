@@ -187,6 +187,7 @@ std::string render_summary(const Scheduler& s, uint64_t revision, const actors::
   const size_t total = waiting_total + others.size();
   const size_t end = std::min(total, last);
   JsonOut out;
+  out.reserve(256 + 320 * (end - std::min(first, end)));  // an item is about 270 bytes
   begin_answer(out, "QueueUnitsSummary");
   list_metadata(out, revision, static_cast<int64_t>(total - end));
   out.key("items").begin_array();

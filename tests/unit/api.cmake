@@ -1,5 +1,6 @@
 # api/: request parameters, renderings, the HTTP server, metrics, time travel, the journal stream,
-# the front-proxy CA from the ConfigMap, the exposition writer and the visibility response cache.
+# the front-proxy CA from the ConfigMap, the exposition writer, the compact JSON writer and the
+# visibility response cache.
 koordq_gtest(api_unit_tests unit
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/api_render_test.cpp
@@ -10,5 +11,6 @@ koordq_gtest(api_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/api_journal_stream_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/api_auth_configmap_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/api_exposition_writer_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_compact_json_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/api_visibility_cache_test.cpp
   LIBS koordq_api)
