@@ -74,6 +74,7 @@ void compare_queues(Diff& diff, const std::string& name, const actors::QueueStat
   KOORDQ_QUEUE_FIELD(usage_index);
   KOORDQ_QUEUE_FIELD(housekeeping);  // derived: a restore rebuilds it
   KOORDQ_QUEUE_FIELD(not_waiting);   // derived likewise
+  KOORDQ_QUEUE_FIELD(backoff);       // derived likewise
   KOORDQ_QUEUE_FIELD(timer);
 #undef KOORDQ_QUEUE_FIELD
 }

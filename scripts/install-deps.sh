@@ -11,6 +11,7 @@ build_pkgs=(
   libboost-dev libboost-system-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libsimdjson-dev rapidjson-dev libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
+  libjemalloc-dev
 )
 # End-to-end tests: the real control plane of ../shared/harness and the real clients.
 # kubernetes-client is never installed: it conflicts with a preinstalled kubectl.

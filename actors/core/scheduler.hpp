@@ -125,6 +125,9 @@ struct QueueState {
   // Derived like `housekeeping`: the members that do not wait (running, finished, assumed…), so
   // that a visibility page reaches them without walking every member.
   std::set<std::string> not_waiting;
+  // Derived like `housekeeping`: the members with a backoff time set, which a queue that may move
+  // on clears (`wake_queue`) without walking every member.
+  std::set<std::string> backoff;
   // Derived like `housekeeping`: this queue's entry in Scheduler::queue_timers().
   std::optional<int64_t> timer;
 };
@@ -250,7 +253,9 @@ class Scheduler {
   void refresh_unit(const std::string& key, bool spec_changed);
   void remove_from_queue(const std::string& queue, const OrderKey& key);
   void reset_cursor(QueueState& q);
-  void wake_backoff(UnitState& u) { u.backoff_until.reset(); }
+  // Sets or clears a unit's backoff time, and its queue's `backoff` set with it.
+  void back_off(UnitState& u, int64_t until);
+  void wake_backoff(UnitState& u);
   void wake_queue(QueueState& q);
   void on_capacity_change(const std::string& quota);
   void remap_queue(const std::string& queue_name);

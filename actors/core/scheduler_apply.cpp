@@ -103,10 +103,24 @@ void Scheduler::remove_from_queue(const std::string& queue, const OrderKey& key)
   if (it != queues_.end()) it->second.waiting.erase(key);
 }
 
-void Scheduler::wake_queue(QueueState& q) {
-  for (const auto& key : q.members) {
-    if (auto it = units_.find(key); it != units_.end()) wake_backoff(it->second);
+void Scheduler::back_off(UnitState& u, int64_t until) {
+  u.backoff_until = until;
+  if (QueueState* q = queue_of(u); q != nullptr && q->members.count(u.key.full_name)) {
+    q->backoff.insert(u.key.full_name);
   }
+}
+
+void Scheduler::wake_backoff(UnitState& u) {
+  if (!u.backoff_until) return;
+  u.backoff_until.reset();
+  if (QueueState* q = queue_of(u); q != nullptr) q->backoff.erase(u.key.full_name);
+}
+
+void Scheduler::wake_queue(QueueState& q) {
+  for (const auto& key : q.backoff) {
+    if (auto it = units_.find(key); it != units_.end()) it->second.backoff_until.reset();
+  }
+  q.backoff.clear();
 }
 
 void Scheduler::on_capacity_change(const std::string& quota) {
@@ -294,6 +308,7 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
     if (auto it = queues_.find(old_quota); it != queues_.end()) {
       it->second.housekeeping.erase(key);
       it->second.not_waiting.erase(key);
+      it->second.backoff.erase(key);
     }
   }
   if (mapped) {
@@ -307,6 +322,11 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
       q.not_waiting.erase(key);
     } else {
       q.not_waiting.insert(key);
+    }
+    if (u.backoff_until) {
+      q.backoff.insert(key);
+    } else {
+      q.backoff.erase(key);
     }
   }
   index_unit(key, u);
@@ -358,11 +378,13 @@ void Scheduler::rebuild_indexes() {
     retime_queue(name);
     q.housekeeping.clear();
     q.not_waiting.clear();
+    q.backoff.clear();
     for (const auto& key : q.members) {
       const auto u = units_.find(key);
       if (u == units_.end()) continue;
       if (may_have_housekeeping(u->second)) q.housekeeping.insert(key);
       if (!u->second.waiting) q.not_waiting.insert(key);
+      if (u->second.backoff_until) q.backoff.insert(key);
     }
   }
 }
@@ -390,6 +412,7 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
           q->second.victims.erase(key);
           q->second.housekeeping.erase(key);
           q->second.not_waiting.erase(key);
+          q->second.backoff.erase(key);
         }
         const std::string ns = unit.metadata.namespace_;
         unmapped_pending_.erase(key);
@@ -592,6 +615,7 @@ void Scheduler::apply_role_acquired() {
   }
   for (auto& [name, q] : queues_) {
     reset_cursor(q);
+    q.backoff.clear();
     q.blocked.clear();
     q.last_attempt.reset();
     q.last_tried.clear();

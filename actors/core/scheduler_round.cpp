@@ -122,7 +122,7 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
       case DecisionKind::kAdmit:
       case DecisionKind::kReserve:
         u.failures = 0;
-        u.backoff_until.reset();
+        wake_backoff(u);
         u.capacity_changed = false;
         // §15.2: the attempt, the admission wait (admissions from Enqueued only, not top-ups),
         // the end-to-end latency of the first Dequeued koordq writes for the UID.
@@ -152,7 +152,7 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
       case DecisionKind::kFail:
         ++metrics_.attempts[{ref.queue, "unschedulable"}];
         ++u.failures;
-        u.backoff_until = now_ + backoff_nanos(config_, u.failures);
+        back_off(u, now_ + backoff_nanos(config_, u.failures));
         u.capacity_changed = false;
         if (q != nullptr) {
           q->last_attempt = now_;

@@ -158,7 +158,8 @@ inline std::vector<std::string> queue_membership_violations(const actors::Schedu
 
 // The derived indexes follow the state they index: each queue's housekeeping set is exactly its
 // members with a deactivation, maximum-execution-time, phase-event, admission-check or spec.queue
-// matter pending, and its not-waiting set its members that do not wait; the queue timers hold, per queue,
+// matter pending, its not-waiting set its members that do not wait, and its backoff set its members
+// with a backoff time; the queue timers hold, per queue,
 // the earliest of its cursor reset (3 minutes after the last reset), its queue-items publication
 // (once the Queue shows a list) and its block expiry (3 minutes after the last activity), for the
 // queues with one; the unit indexes hold the units with a pending queue-not-found report and the
@@ -168,10 +169,11 @@ inline std::vector<std::string> derived_index_violations(const actors::Scheduler
   std::vector<std::string> out;
   std::set<std::pair<int64_t, std::string>> timers;
   for (const auto& [name, q] : s.queues()) {
-    std::set<std::string> housekeeping, not_waiting;
+    std::set<std::string> housekeeping, not_waiting, backoff;
     for (const auto& key : q.members) {
       const actors::UnitState& u = s.units().at(key);
       if (!u.waiting) not_waiting.insert(key);
+      if (u.backoff_until) backoff.insert(key);
       const bool max_exec = u.object.spec.maximum_execution_time_seconds.value_or(0) > 0 &&
                             u.running_since.has_value() && !u.max_exec_reported;
       const bool checks = u.phase == actors::Phase::kReserved && !u.pending_status.has_value();
@@ -185,6 +187,7 @@ inline std::vector<std::string> derived_index_violations(const actors::Scheduler
     }
     if (q.housekeeping != housekeeping) out.push_back("queue " + name + ": housekeeping set differs from its members'");
     if (q.not_waiting != not_waiting) out.push_back("queue " + name + ": not-waiting set differs from its members'");
+    if (q.backoff != backoff) out.push_back("queue " + name + ": backoff set differs from its members'");
     std::vector<int64_t> due;
     if (q.cursor) due.push_back(q.last_reset + kThreeMinutes);
     const bool shown = q.last_published || q.object.status.queue_item_details;

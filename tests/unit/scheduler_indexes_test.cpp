@@ -1,7 +1,7 @@
-// The Scheduler's derived indexes (per-queue housekeeping and not-waiting sets, queue timers): each entry exists
-// exactly while its matter is pending, and each timer acts at its due time, not a record later
-// and not a record sooner. A round visits only the indexed units and `advance_to` only the queues
-// whose timer is due, so a stale entry would silently skip a decision.
+// The Scheduler's derived indexes (per-queue housekeeping, not-waiting and backoff sets, queue timers): each entry
+// exists exactly while its matter is pending, and each timer acts at its due time, not a record later and not a record
+// sooner. A round visits only the indexed units and `advance_to` only the queues whose timer is due, so a stale entry
+// would silently skip a decision.
 #include <gtest/gtest.h>
 
 #include "tests/support/scheduler_fixture.hpp"
@@ -193,6 +193,37 @@ TEST(SchedulerIndexes, a_unit_leaves_its_old_queues_index_when_it_moves_or_goes)
   EXPECT_EQ(d.s.queues().at("r").housekeeping.count("default/job1"), 1u);
   d.input(u, true);
   EXPECT_TRUE(d.s.queues().at("r").housekeeping.empty());
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+}
+
+// A queue that may move on wakes its members in backoff through this set, not by walking every
+// member: a unit is in it from its failed attempt until it is woken (here by the release of the
+// running unit that goes) or a new leader resets the backoff.
+TEST(SchedulerIndexes, a_failed_unit_is_in_its_queues_backoff_set_until_it_is_woken) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "1"}}));
+  d.input(quiet_queue("q"));
+  d.input(running_unit("a"));
+  d.at(d.time + kSec);
+  EXPECT_EQ(of_kind(d.input(unit("b", "q", "1", 0, 1)), DecisionKind::kFail).size(), 1u);
+  const auto& q = d.s.queues().at("q");
+  EXPECT_EQ(q.backoff, std::set<std::string>{"default/b"});
+  EXPECT_TRUE(d.s.units().at("default/b").backoff_until.has_value());
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+  d.at(d.time + kSec);
+  d.s.advance_to(d.time);
+  d.s.apply_object(running_unit("a"), true);  // the release wakes it, before any round
+  EXPECT_FALSE(d.s.units().at("default/b").backoff_until.has_value());
+  EXPECT_TRUE(q.backoff.empty());
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+  EXPECT_EQ(of_kind(d.round(), DecisionKind::kAdmit).size(), 1u);
+  // Failing again puts a unit back; a new leader's reset takes every unit out.
+  d.at(d.time + kSec);
+  EXPECT_EQ(of_kind(d.input(unit("c", "q", "1", 0, 2)), DecisionKind::kFail).size(), 1u);
+  EXPECT_EQ(q.backoff, std::set<std::string>{"default/c"});
+  d.s.apply_role_acquired();
+  EXPECT_TRUE(q.backoff.empty());
+  EXPECT_FALSE(d.s.units().at("default/c").backoff_until.has_value());
   EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
 }
 

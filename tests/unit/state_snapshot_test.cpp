@@ -69,9 +69,10 @@ constexpr std::size_t field_count() {
 // A field added to a state struct must be added to state.capnp and actors/wire/state_snapshot.cpp
 // (and to replay/state_diff.cpp); then raise the count here.
 static_assert(field_count<actors::UnitState>() == 28, "UnitState changed: snapshot the new field");
-// QueueState's last three fields (`housekeeping`, `not_waiting`, `timer`) are derived indexes,
-// not snapshotted: decoding rebuilds them (Scheduler::rebuild_indexes), and state_diff compares them.
-static_assert(field_count<actors::QueueState>() == 22, "QueueState changed: snapshot the new field");
+// QueueState's last four fields (`housekeeping`, `not_waiting`, `backoff`, `timer`) are derived
+// indexes, not snapshotted: decoding rebuilds them (Scheduler::rebuild_indexes), and state_diff
+// compares them.
+static_assert(field_count<actors::QueueState>() == 23, "QueueState changed: snapshot the new field");
 static_assert(field_count<actors::QueueSettings>() == 8, "QueueSettings changed: snapshot the new field");
 static_assert(field_count<actors::QuotaInfo>() == 12, "QuotaInfo changed: snapshot the new field");
 static_assert(field_count<actors::QuotaUsage>() == 4, "QuotaUsage changed: snapshot the new field");
