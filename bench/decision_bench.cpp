@@ -214,7 +214,7 @@ const EpisodeRecords& episode_records(int64_t arg) {
     s.advance_to(t);
     auto ds = s.decide();
     auto record = chain.append(*actors::make_round_body(chain.last_seq(), ds), t);
-    it->second.values.push_back(record.stored_value());
+    it->second.values.emplace_back(record.stored_value());
     it->second.decisions.push_back(static_cast<int64_t>(ds.size()));
     s.apply_round(chain.last_seq(), ds);
   }

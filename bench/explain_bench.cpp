@@ -145,7 +145,7 @@ class Generator {
     journal::index_units(store_, batch_, seq_, b);
     batch_.Put(store_.log(), journal::seq_key(seq_), value);
     batch_.Put(store_.time(), journal::time_key(time_, seq_), rocksdb::Slice());
-    auto stored = journal::StoredRecord::parse(std::move(value));
+    auto stored = journal::StoredRecord::parse(value);
     if (!stored.ok()) throw std::runtime_error(stored.message());
     if (Status s = actors::apply_record(live_, *stored); !s.ok()) throw std::runtime_error(s.message());
     if (seq_ % kSnapshotEvery == 0) {

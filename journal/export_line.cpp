@@ -89,7 +89,7 @@ Result<StoredRecord> parse_export_line(std::string_view line, uint64_t* claimed_
   Hash hash{};
   if (!from_hex(hash_hex, hash)) return make_error("member \"hash\" is not 64 lowercase hex digits");
   bytes->append(as_bytes(hash));
-  return StoredRecord::parse(std::move(*bytes));
+  return StoredRecord::parse(*bytes);
 }
 
 }  // namespace koordq::journal

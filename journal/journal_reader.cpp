@@ -35,7 +35,7 @@ Result<std::optional<StoredRecord>> RecordCursor::next() {
     return make_error("seq " + std::to_string(expected_) + " is missing (the next record is seq " +
                       std::to_string(*seq) + ")");
   }
-  auto record = StoredRecord::parse(it_->value().ToString());
+  auto record = StoredRecord::parse(std::string_view(it_->value().data(), it_->value().size()));
   if (!record.ok()) return make_error("seq " + std::to_string(expected_) + ": " + record.message());
   if (record->seq() != expected_) {
     return make_error("seq " + std::to_string(expected_) + " holds a record numbered " + std::to_string(record->seq()));
@@ -97,7 +97,7 @@ Result<std::optional<StoredRecord>> JournalReader::get(uint64_t seq) {
   auto value = store_.get(store_.log(), seq_key(seq));
   if (!value.ok()) return value.error();
   if (!value->has_value()) return std::optional<StoredRecord>{};
-  auto record = StoredRecord::parse(std::move(**value));
+  auto record = StoredRecord::parse(**value);
   if (!record.ok()) return make_error("seq " + std::to_string(seq) + ": " + record.message());
   return std::optional<StoredRecord>{std::move(record).value()};
 }

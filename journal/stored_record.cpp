@@ -6,21 +6,19 @@
 
 namespace koordq::journal {
 
-Result<StoredRecord> StoredRecord::parse(std::string value) {
+Result<StoredRecord> StoredRecord::parse(std::string_view value) {
   if (value.size() < 32 + sizeof(capnp::word) || (value.size() - 32) % sizeof(capnp::word) != 0) {
     return make_error("record of " + std::to_string(value.size()) + " bytes is not B ‖ 32-byte hash");
   }
   StoredRecord r;
-  r.value_ = std::move(value);
-  const size_t b_size = r.value_.size() - 32;
-  from_bytes(std::string_view(r.value_).substr(b_size), r.hash_);
-  // Cap'n Proto readers need word-aligned memory; std::string data is not guaranteed to be.
-  r.words_ = kj::heapArray<capnp::word>(b_size / sizeof(capnp::word));
-  std::memcpy(r.words_.begin(), r.value_.data(), b_size);
+  const size_t b_size = value.size() - 32;
+  from_bytes(value.substr(b_size), r.hash_);
+  r.words_ = kj::heapArray<capnp::word>(value.size() / sizeof(capnp::word));
+  std::memcpy(r.words_.begin(), value.data(), value.size());
   try {
     capnp::ReaderOptions options;
     options.traversalLimitInWords = 64 * 1024 * 1024;
-    r.segment_ = std::make_unique<kj::ArrayPtr<const capnp::word>>(r.words_.asPtr());
+    r.segment_ = std::make_unique<kj::ArrayPtr<const capnp::word>>(r.words_.begin(), b_size / sizeof(capnp::word));
     r.message_ = std::make_unique<capnp::SegmentArrayMessageReader>(
         kj::ArrayPtr<const kj::ArrayPtr<const capnp::word>>(r.segment_.get(), 1), options);
     r.root_ = r.message_->getRoot<wire::Record>();

@@ -19,7 +19,9 @@ namespace koordq::journal {
 
 class StoredRecord {
  public:
-  static Result<StoredRecord> parse(std::string value);
+  // One copy of `value`, into word-aligned memory (Cap'n Proto readers need it); B and the hash are
+  // multiples of 8 bytes, so the value fills its words exactly.
+  static Result<StoredRecord> parse(std::string_view value);
 
   StoredRecord(StoredRecord&&) noexcept = default;
   StoredRecord& operator=(StoredRecord&&) noexcept = default;
@@ -30,17 +32,18 @@ class StoredRecord {
   const Hash& hash() const { return hash_; }
   const Hash& prev_hash() const { return prev_hash_; }
   // B: what the hash covers and what exports carry.
-  std::string_view canonical_bytes() const { return std::string_view(value_).substr(0, value_.size() - 32); }
+  std::string_view canonical_bytes() const { return stored_value().substr(0, stored_value().size() - 32); }
   // The whole stored value (B ‖ hash).
-  const std::string& stored_value() const { return value_; }
+  std::string_view stored_value() const {
+    return std::string_view(reinterpret_cast<const char*>(words_.begin()), words_.size() * sizeof(capnp::word));
+  }
   wire::Record::Reader reader() const { return root_; }
   // SHA-256(prevHash ‖ B) == hash.
   bool hash_matches() const;
 
  private:
   StoredRecord() = default;
-  std::string value_;
-  kj::Array<capnp::word> words_;
+  kj::Array<capnp::word> words_;  // B ‖ hash
   // B is one canonical segment without a segment table.
   std::unique_ptr<kj::ArrayPtr<const capnp::word>> segment_;
   std::unique_ptr<capnp::SegmentArrayMessageReader> message_;
