@@ -11,6 +11,8 @@
 
 namespace koordq::api {
 
+inline constexpr std::string_view kAuthConfigMapCollection = "/api/v1/namespaces/kube-system/configmaps";
+inline constexpr std::string_view kAuthConfigMapName = "extension-apiserver-authentication";
 inline constexpr std::string_view kAuthConfigMapPath =
     "/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication";
 

@@ -35,6 +35,7 @@
 #include "journal/watch_record.hpp"
 #include "kube/client/client_config.hpp"
 #include "kube/client/http_client.hpp"
+#include "kube/client/object_watch.hpp"
 #include "kube/client/resource_watcher.hpp"
 #include "kube/events/event_recorder.hpp"
 #include "kube/ingest/relist_diff.hpp"
@@ -474,14 +475,26 @@ int run_cluster(const ServeOptions& options) {
     ~StopSurfaces() { surfaces.stop(); }
   } stop_surfaces{**surfaces};
   kube::HttpClient& api_client = **client;
-  (*surfaces)->set_auth_configmap_source([&api_client]() -> Result<std::string> {
-    kube::Request get;
-    get.target = std::string(api::kAuthConfigMapPath);
-    auto answer = api_client.send(get);
-    if (!answer.ok()) return answer.error();
-    if (!answer->ok()) return make_error("answered " + std::to_string(answer->status));
-    return std::move(answer->body);
-  });
+  // §16.1: without --visibility-client-ca-file the visibility API's client authentication follows
+  // the cluster's ConfigMap, watched for as long as koordq serves.
+  std::unique_ptr<kube::ObjectWatch> auth_watch;
+  if (options.enable_visibility_server && options.visibility_client_ca_file.empty()) {
+    ServeSurfaces& surfaces_ref = **surfaces;
+    surfaces_ref.use_cluster_client_auth();
+    kube::ObjectWatchOptions watch;
+    watch.collection = std::string(api::kAuthConfigMapCollection);
+    watch.name = std::string(api::kAuthConfigMapName);
+    watch.on_object = [&surfaces_ref](std::string_view json) {
+      surfaces_ref.cluster_client_auth_changed(std::string(json));
+    };
+    watch.on_problem = [](const std::string& message) {
+      KQ_LOG_ERROR("visibility API client authentication: {}", message);
+    };
+    auth_watch = std::make_unique<kube::ObjectWatch>(api_client, std::move(watch));
+    if (Status started = auth_watch->start(); !started.ok()) {
+      KQ_LOG_ERROR("visibility API client authentication: {}; retrying in the background", started.message());
+    }
+  }
   if (Status attached = (*surfaces)->attach(j, engine, false); !attached.ok()) {
     KQ_LOG_ERROR("{}", attached.message());
     return kExitUsage;

@@ -301,13 +301,13 @@ Status ServeSurfaces::start_visibility() {
   auto tls = api::TlsMaterial::load({options_.visibility_tls_cert_file, options_.visibility_tls_key_file, client_ca},
                                     std::move(generated));
   if (!tls.ok()) return tls.error();
-  tls_ = std::move(tls).value();
-  if (client_ca.empty()) {
-    if (fetch_auth_) {
-      refresh_cluster_client_auth();
-    } else {
-      KQ_LOG_ERROR("visibility API: no client CA (--visibility-client-ca-file); every request under /apis is refused");
-    }
+  {
+    std::lock_guard lock(auth_mu_);
+    tls_ = std::move(tls).value();
+    if (client_ca.empty() && cluster_auth_) apply_cluster_client_auth();
+  }
+  if (client_ca.empty() && !cluster_auth_) {
+    KQ_LOG_ERROR("visibility API: no client CA (--visibility-client-ca-file); every request under /apis is refused");
   }
   api::VisibilityContext context;
   context.time_travel = time_travel_.get();
@@ -337,23 +337,20 @@ Status ServeSurfaces::start_visibility() {
 // §16.1: certificate, key and client CA files are re-read when they change, checked every 10 s.
 void ServeSurfaces::watch_tls_files() {
   std::unique_lock lock(stop_mu_);
-  while (!stop_cv_.wait_for(lock, std::chrono::seconds(10), [this] { return stopping_; })) {
-    tls_->reload_if_changed();
-    if (options_.visibility_client_ca_file.empty() && fetch_auth_) refresh_cluster_client_auth();
-  }
+  while (!stop_cv_.wait_for(lock, std::chrono::seconds(10), [this] { return stopping_; })) tls_->reload_if_changed();
+}
+
+void ServeSurfaces::cluster_client_auth_changed(std::string configmap_json) {
+  std::lock_guard lock(auth_mu_);
+  auth_configmap_ = std::move(configmap_json);
+  apply_cluster_client_auth();
 }
 
 // §16.1: the CA, header names and allowed names from the cluster; what fails to load is logged
 // and the previous configuration stays.
-void ServeSurfaces::refresh_cluster_client_auth() {
-  auto body = fetch_auth_();
-  if (!body.ok()) {
-    KQ_LOG_ERROR("visibility API client authentication: cannot read ConfigMap {}: {}", api::kAuthConfigMapPath,
-                 body.message());
-    return;
-  }
-  if (*body == auth_configmap_) return;
-  auto config = api::client_auth_from_configmap(*body);
+void ServeSurfaces::apply_cluster_client_auth() {
+  if (!tls_ || !auth_configmap_) return;
+  auto config = api::client_auth_from_configmap(*auth_configmap_);
   if (!config.ok()) {
     KQ_LOG_ERROR("visibility API client authentication: ConfigMap {}: {}", api::kAuthConfigMapPath, config.message());
     return;
@@ -362,7 +359,6 @@ void ServeSurfaces::refresh_cluster_client_auth() {
     KQ_LOG_ERROR("visibility API client authentication: {}", set.message());
     return;
   }
-  auth_configmap_ = std::move(*body);
   KQ_V(1)("visibility API client authentication from ConfigMap {}", api::kAuthConfigMapPath);
 }
 

@@ -33,10 +33,11 @@ class ServeSurfaces {
   // What the algorithm-latency histogram observes (the decision engine's latency hook).
   actors::runtime::LatencyObserver latency_observer();
 
-  // Cluster serve: reads the cluster's ConfigMap kube-system/extension-apiserver-authentication
-  // (its JSON), the visibility API's client authentication when --visibility-client-ca-file is
-  // empty (§16.1); re-read every 10 s.
-  void set_auth_configmap_source(std::function<Result<std::string>()> fetch) { fetch_auth_ = std::move(fetch); }
+  // Cluster serve, --visibility-client-ca-file empty (§16.1): the visibility API's client
+  // authentication comes from the ConfigMap kube-system/extension-apiserver-authentication, whose
+  // versions the caller's watch passes to cluster_client_auth_changed (its JSON).
+  void use_cluster_client_auth() { cluster_auth_ = true; }
+  void cluster_client_auth_changed(std::string configmap_json);
 
   // The journal is open and the live state is `engine`'s: the metrics gain the journal and the
   // state, and the debug API starts (when enabled).
@@ -62,7 +63,8 @@ class ServeSurfaces {
   Status start_visibility();
   Status listen_failed(const std::string& message);
   void watch_tls_files();
-  void refresh_cluster_client_auth();
+  // Applies the last ConfigMap to the visibility API's TLS material, if both are there; under auth_mu_.
+  void apply_cluster_client_auth();
 
   const ServeOptions& options_;
   std::function<int64_t()> now_;
@@ -74,12 +76,13 @@ class ServeSurfaces {
   std::atomic<bool> synced_{false};
   std::optional<std::string> journal_failure_;  // under mu_
   std::unique_ptr<api::TimeTravel> time_travel_;
-  std::shared_ptr<api::TlsMaterial> tls_;
+  std::shared_ptr<api::TlsMaterial> tls_;  // set under auth_mu_
   std::unique_ptr<api::HttpServer> metrics_server_;
   std::unique_ptr<api::HttpServer> debug_server_;
   std::unique_ptr<api::HttpServer> visibility_server_;
-  std::function<Result<std::string>()> fetch_auth_;
-  std::string auth_configmap_;  // the last ConfigMap applied
+  std::atomic<bool> cluster_auth_{false};
+  std::mutex auth_mu_;
+  std::optional<std::string> auth_configmap_;  // the last ConfigMap seen, under auth_mu_
   std::thread tls_watcher_;
   std::mutex stop_mu_;
   std::condition_variable stop_cv_;
