@@ -20,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include <rocksdb/write_batch.h>
+
 #include "base/result.hpp"
 #include "journal/head_file.hpp"
 #include "journal/record_body.hpp"
@@ -126,6 +128,7 @@ class GroupCommitWriter {
   WriterStats stats_;
   std::function<void(const DurableGroup&)> group_observer_;
   std::function<void(size_t, int64_t)> sync_observer_;
+  rocksdb::WriteBatch batch_;  // the writer thread's, reused from group to group
 
   std::thread head_file_thread_;
   std::thread thread_;

@@ -15,7 +15,9 @@ namespace detail {
 
 std::string canonical_struct_bytes(const capnp::_::StructReader& root) {
   const size_t words = root.totalSize().wordCount + 1;  // and the root pointer
-  std::string out(words * sizeof(capnp::word), '\0');   // zeroed, as a FlatMessageBuilder needs
+  // Zeroed, as a FlatMessageBuilder needs, with room behind for a 32-byte trailer (the journal
+  // appends the record's hash) that then needs no reallocation and copy.
+  std::string out(words * sizeof(capnp::word) + 32, '\0');
   capnp::FlatMessageBuilder builder(kj::arrayPtr(reinterpret_cast<capnp::word*>(out.data()), words));
   capnp::_::PointerHelpers<capnp::AnyPointer>::getInternalBuilder(builder.initRoot<capnp::AnyPointer>())
       .setStruct(root, true);

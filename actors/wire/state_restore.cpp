@@ -12,44 +12,50 @@
 namespace koordq::actors {
 namespace {
 
-// The newest snapshot at or before `target_seq` that restores under `config` (nullptr: under the
-// configuration it was folded under).
+// The newest snapshot at or before `seq`, restored under `config` (nullptr: under the
+// configuration it was folded under): std::nullopt when there is none, an error saying why the one
+// found is not used. `found_seq` is its seq (0 when it could not be read).
+Result<std::optional<RestoredState>> snapshot_at_or_before(journal::JournalReader& reader, uint64_t seq,
+                                                           const DecisionConfig* config,
+                                                           const Result<std::string>& uuid, uint64_t& found_seq) {
+  found_seq = 0;
+  auto found = reader.latest_snapshot_at_or_before(seq);
+  if (!found.ok()) return make_error("cannot be read: " + found.message());
+  if (!found->has_value()) return std::optional<RestoredState>();
+  found_seq = (*found)->first;
+  Result<DecisionConfig> under = config ? Result<DecisionConfig>(*config) : snapshot_decision_config((*found)->second);
+  if (!under.ok()) return under.error();
+  auto restored = decode_state_snapshot((*found)->second, *under);
+  if (!restored.ok()) return restored.error();
+  if (restored->seq != found_seq) return make_error("it holds the state at seq " + std::to_string(restored->seq));
+  if (uuid.ok() && !uuid->empty() && restored->journal_uuid != *uuid) {
+    return make_error("it was taken of journal " + restored->journal_uuid + ", not of this journal " + *uuid);
+  }
+  return std::optional<RestoredState>(std::move(restored).value());
+}
+
+// The newest snapshot at or before `target_seq` that restores under `config`. The newest is found
+// by one seek; only when it is not usable are the others listed (which reads every snapshot) and
+// tried from the newest down.
 std::optional<RestoredState> newest_usable_snapshot(journal::JournalReader& reader, uint64_t target_seq,
                                                     const DecisionConfig* config) {
+  const auto uuid = reader.uuid();
+  uint64_t newest = 0;
+  auto restored = snapshot_at_or_before(reader, target_seq, config, uuid, newest);
+  if (restored.ok()) return std::move(*restored);
+  KQ_LOG_WARNING("snapshot at seq {} is not used, trying an older one: {}",
+                 newest == 0 ? std::string("at or before ") + std::to_string(target_seq) : std::to_string(newest),
+                 restored.message());
   std::vector<uint64_t> seqs;
   for (const auto& entry : reader.snapshots()) {
-    if (entry.seq <= target_seq) seqs.push_back(entry.seq);
+    if (entry.seq <= target_seq && (newest == 0 || entry.seq < newest)) seqs.push_back(entry.seq);
   }
   std::sort(seqs.rbegin(), seqs.rend());
-  const auto uuid = reader.uuid();
   for (const uint64_t seq : seqs) {
-    auto found = reader.latest_snapshot_at_or_before(seq);
-    if (!found.ok()) {
-      KQ_LOG_WARNING("snapshot at seq {} cannot be read, trying an older one: {}", seq, found.message());
-      continue;
-    }
-    if (!found->has_value() || (*found)->first != seq) continue;
-    Result<DecisionConfig> under =
-        config ? Result<DecisionConfig>(*config) : snapshot_decision_config((*found)->second);
-    if (!under.ok()) {
-      KQ_LOG_WARNING("snapshot at seq {} is not used, trying an older one: {}", seq, under.message());
-      continue;
-    }
-    auto restored = decode_state_snapshot((*found)->second, *under);
-    if (!restored.ok()) {
-      KQ_LOG_WARNING("snapshot at seq {} is not used, trying an older one: {}", seq, restored.message());
-      continue;
-    }
-    if (restored->seq != seq) {
-      KQ_LOG_WARNING("snapshot stored at seq {} holds the state at seq {}; not used", seq, restored->seq);
-      continue;
-    }
-    if (uuid.ok() && !uuid->empty() && restored->journal_uuid != *uuid) {
-      KQ_LOG_WARNING("snapshot at seq {} was taken of journal {}, not of this journal {}; not used", seq,
-                     restored->journal_uuid, *uuid);
-      continue;
-    }
-    return std::move(restored).value();
+    uint64_t found = 0;
+    auto older = snapshot_at_or_before(reader, seq, config, uuid, found);
+    if (older.ok() && older->has_value() && found == seq) return std::move(*older);
+    if (!older.ok()) KQ_LOG_WARNING("snapshot at seq {} is not used, trying an older one: {}", seq, older.message());
   }
   return std::nullopt;
 }
@@ -63,9 +69,7 @@ Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t
   // The records after the newest snapshot are read while it is decoded; should it not be usable,
   // the reading starts again after the one that is.
   uint64_t newest = 0;
-  for (const auto& entry : reader.snapshots()) {
-    if (entry.seq <= target_seq) newest = std::max(newest, entry.seq);
-  }
+  if (auto seq = reader.latest_snapshot_seq_at_or_before(target_seq); seq.ok() && seq->has_value()) newest = **seq;
   std::optional<journal::ReadAheadCursor> cursor;
   if (newest < target_seq) cursor.emplace(reader.cursor(newest + 1, target_seq));
   if (auto snapshot = newest_usable_snapshot(reader, target_seq, &config)) {

@@ -33,7 +33,7 @@ for tool in promtool prometheus jq curl; do
   command -v "$tool" >/dev/null || { echo "FAIL: $tool is missing (scripts/install-deps.sh installs prometheus, jq and curl)"; exit 1; }
 done
 [ -f "$H/control-plane.sh" ] || { echo "FAIL: no harness at $H/control-plane.sh; set KOORDQ_HARNESS"; exit 1; }
-if ! bash "$H/build-kube-apiserver.sh" >"$scratch/build.log" 2>&1; then
+if ! build_kube_apiserver "$scratch/build.log"; then
   echo "FAIL: building kube-apiserver failed; see the harness's build log:"
   tail -n 20 "$scratch/build.log"
   exit 1

@@ -19,7 +19,7 @@ if [ ! -f "$H/control-plane.sh" ]; then
   echo "FAIL: the Kubernetes harness is missing: no $H/control-plane.sh; set KOORDQ_HARNESS to its directory"
   exit 1
 fi
-if ! bash "$H/build-kube-apiserver.sh" >"$scratch/build.log" 2>&1; then
+if ! build_kube_apiserver "$scratch/build.log"; then
   echo "FAIL: building kube-apiserver failed; see the harness's build log:"
   tail -n 20 "$scratch/build.log"
   exit 1

@@ -32,6 +32,18 @@ check() {
 
 jq_true() { jq -e "$@" >/dev/null; }
 
+# build_kube_apiserver LOG: the harness's kube-apiserver (built, or found in its cache), tried up to
+# three times: its download of Debian's source package fails now and then on a transient network
+# error (a DNS lookup of deb.debian.org), which a fresh CI machine must survive. Needs $H.
+build_kube_apiserver() {
+  local attempt
+  for attempt in 1 2 3; do
+    bash "$H/build-kube-apiserver.sh" >"$1" 2>&1 && return 0
+    [ "$attempt" = 3 ] || sleep $((attempt * 15))
+  done
+  return 1
+}
+
 # The closing line the CI reads, and the exit status.
 finish() {
   echo "$passed passed, $failed failed"

@@ -234,7 +234,7 @@ phase "kustomize ($(( ${#kubectls[@]} )) kubectl versions)"
 timetravel
 
 # --- the real kube-apiserver, RBAC on -------------------------------------------------------------------
-if ! bash "$H/build-kube-apiserver.sh" >"$scratch/build.log" 2>&1; then
+if ! build_kube_apiserver "$scratch/build.log"; then
   echo "FAIL: building kube-apiserver failed:"
   tail -n 20 "$scratch/build.log"
   exit 1
