@@ -1,10 +1,8 @@
 // Compact JSON text appended to one string, byte for byte what rapidjson::Writer writes for the
-// same calls (strings escaped as it escapes them: `"`, `\` and the control characters, \b \t \n
-// \f \r by name, the others as \u00XX; everything else, UTF-8 included, as is). The visibility
-// API writes pages of hundreds of kilobytes through it: strings are scanned for bytes to escape
-// 16 at a time and copied in runs, and every piece goes into the buffer without a per-character
-// capacity check, where RapidJSON's writer goes character by character (BENCHMARKS.md, serving
-// surfaces).
+// same calls (strings through schema::write_json_string, which escapes as it does). The visibility
+// API writes pages of hundreds of kilobytes through it: strings are copied in runs of 8 bytes with
+// nothing to escape, and every piece goes into the buffer without a per-character capacity check,
+// where RapidJSON's writer goes character by character (BENCHMARKS.md, serving surfaces).
 #pragma once
 
 #include <algorithm>

@@ -8,6 +8,7 @@
 
 #include <rapidjson/internal/dtoa.h>
 
+#include "schema/json_string_out.hpp"
 #include "schema/raw_object.hpp"
 
 namespace koordq::schema::json_detail {
@@ -15,21 +16,6 @@ namespace {
 
 using simdjson::dom::element;
 using simdjson::dom::element_type;
-
-// RapidJSON's Writer escapes: the two-character forms where JSON has one, \u00XX for other
-// control characters; '/' and bytes ≥ 0x20 stay as they are.
-constexpr std::array<char, 256> kEscapes = [] {
-  std::array<char, 256> table{};
-  for (int c = 0; c < 0x20; ++c) table[c] = 'u';
-  table['\b'] = 'b';
-  table['\f'] = 'f';
-  table['\n'] = 'n';
-  table['\r'] = 'r';
-  table['\t'] = 't';
-  table['"'] = '"';
-  table['\\'] = '\\';
-  return table;
-}();
 
 // Appends to a string through a raw cursor: std::string's own appends check capacity per call
 // and cannot keep their end pointer in a register, which costs more than the copying.
@@ -65,59 +51,15 @@ class JsonText {
   size_t used_;
 };
 
-// Whether any of the 8 bytes needs an escape: below 0x20, '"' or '\\' (bit tricks from
-// "Bit Twiddling Hacks": a byte is flagged when subtracting borrows into its top bit).
-bool needs_escape(uint64_t bytes) {
-  constexpr uint64_t kOnes = 0x0101010101010101;
-  constexpr uint64_t kHighBits = 0x8080808080808080;
-  auto has_zero = [](uint64_t v) { return (v - kOnes) & ~v & kHighBits; };
-  uint64_t below_space = (bytes - kOnes * 0x20) & ~bytes & kHighBits;
-  return (below_space | has_zero(bytes ^ (kOnes * '"')) | has_zero(bytes ^ (kOnes * '\\'))) != 0;
-}
-
-// Writes `"text"` at `cursor`, which has room for text.size() * 6 + 2 bytes.
-char* write_string_at(char* cursor, std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  *cursor++ = '"';
-  size_t i = 0;
-  while (i < text.size()) {
-    if (i + 8 <= text.size()) {
-      uint64_t chunk;
-      std::memcpy(&chunk, text.data() + i, 8);
-      if (!needs_escape(chunk)) {
-        std::memcpy(cursor, &chunk, 8);
-        cursor += 8;
-        i += 8;
-        continue;
-      }
-    }
-    char c = text[i++];
-    char escape = kEscapes[static_cast<unsigned char>(c)];
-    if (escape == 0) {
-      *cursor++ = c;
-    } else if (escape != 'u') {
-      *cursor++ = '\\';
-      *cursor++ = escape;
-    } else {
-      unsigned char code = static_cast<unsigned char>(c);
-      const char unicode[] = {'\\', 'u', '0', '0', kHex[code >> 4], kHex[code & 0xF]};
-      std::memcpy(cursor, unicode, sizeof unicode);
-      cursor += sizeof unicode;
-    }
-  }
-  *cursor++ = '"';
-  return cursor;
-}
-
 void write_string(std::string_view text, JsonText& out) {
-  out.commit(write_string_at(out.reserve(text.size() * 6 + 2), text));
+  out.commit(write_json_string(out.reserve(json_string_room(text.size())), text));
 }
 
 // `"key":`, after a comma unless it is the first member.
 void write_key(std::string_view key, bool first, JsonText& out) {
   char* cursor = out.reserve(key.size() * 6 + 4);
   if (!first) *cursor++ = ',';
-  cursor = write_string_at(cursor, key);
+  cursor = write_json_string(cursor, key);
   *cursor++ = ':';
   out.commit(cursor);
 }
