@@ -37,6 +37,7 @@ struct ObjectWatch::Impl {
   ObjectWatch& owner;
   simdjson::dom::parser parser;
   std::mt19937_64 random{std::random_device{}()};
+  std::uniform_real_distribution<double> jitter{0.0, 1.0};
   int failures = 0;
   int expired_in_row = 0;
 
@@ -56,11 +57,8 @@ struct ObjectWatch::Impl {
 
   void back_off() {
     ++failures;
-    const ObjectWatchOptions& o = owner.options_;
-    std::chrono::milliseconds full = o.backoff_max;
-    if (failures < 30) full = std::min(o.backoff_max, o.backoff_base * (int64_t{1} << (failures - 1)));
-    std::uniform_int_distribution<int64_t> spread(full.count() / 2, std::max<int64_t>(full.count(), 1));
-    owner.cancellation_.wait_for(std::chrono::milliseconds(spread(random)));
+    const auto& o = owner.options_;
+    owner.cancellation_.wait_for(backoff_delay(failures, o.backoff_base, o.backoff_max, jitter(random)));
   }
 
   // The object now; its resourceVersion, or an error.

@@ -35,6 +35,7 @@ struct ResourceWatcher::Impl {
   schema::JsonDecoder decoder;
   EventDeduper deduper;
   std::mt19937_64 random{std::random_device{}()};
+  std::uniform_real_distribution<double> jitter{0.0, 1.0};
   int failures = 0;
 
   explicit Impl(ResourceWatcher& w) : owner(w), decoder(w.options_.limits) {}
@@ -45,11 +46,8 @@ struct ResourceWatcher::Impl {
   // Sleeps the jittered exponential backoff of the `failures`-th failure in a row.
   void back_off() {
     ++failures;
-    const WatcherOptions& o = owner.options_;
-    std::chrono::milliseconds full = o.backoff_max;
-    if (failures < 30) full = std::min(o.backoff_max, o.backoff_base * (int64_t{1} << (failures - 1)));
-    std::uniform_int_distribution<int64_t> spread(full.count() / 2, std::max<int64_t>(full.count(), 1));
-    owner.cancellation_.wait_for(std::chrono::milliseconds(spread(random)));
+    const auto& o = owner.options_;
+    owner.cancellation_.wait_for(backoff_delay(failures, o.backoff_base, o.backoff_max, jitter(random)));
   }
 
   // Every page of a LIST; std::nullopt when stopped.

@@ -56,8 +56,15 @@ std::optional<std::chrono::milliseconds> retry_delay(const RetryPolicy& policy, 
   if (outcome.status && outcome.retry_after) {
     return std::chrono::milliseconds(std::min(*outcome.retry_after, policy.max_retry_after));
   }
-  std::chrono::milliseconds full = policy.max_delay;
-  if (attempt - 1 < 30) full = std::min(policy.max_delay, policy.base_delay * (int64_t{1} << (attempt - 1)));
+  return backoff_delay(attempt, policy.base_delay, policy.max_delay, jitter);
+}
+
+std::chrono::milliseconds backoff_delay(int failures, std::chrono::milliseconds base_delay,
+                                        std::chrono::milliseconds max_delay, double jitter) {
+  std::chrono::milliseconds full = max_delay;
+  if (failures >= 1 && failures - 1 < 30) {
+    full = std::min(max_delay, base_delay * (int64_t{1} << (failures - 1)));
+  }
   jitter = std::clamp(jitter, 0.0, 1.0);
   return std::chrono::milliseconds(full.count() / 2 + static_cast<int64_t>(jitter * (full.count() - full.count() / 2)));
 }

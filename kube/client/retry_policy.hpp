@@ -37,9 +37,13 @@ struct AttemptOutcome {
   std::optional<std::chrono::seconds> retry_after;
 };
 
+// The jittered exponential backoff after the `failures`-th failure in a row (from 1): `jitter` in
+// [0, 1) spreads it over [d/2, d) with d = min(max_delay, base_delay * 2^(failures-1)).
+std::chrono::milliseconds backoff_delay(int failures, std::chrono::milliseconds base_delay,
+                                        std::chrono::milliseconds max_delay, double jitter);
+
 // The delay before attempt `attempt + 1` after attempt `attempt` (from 1) ended in `outcome`, or
-// std::nullopt when the outcome is final. `jitter` in [0, 1) spreads the backoff over
-// [d/2, d) with d = min(max_delay, base_delay * 2^(attempt-1)).
+// std::nullopt when the outcome is final; a backoff_delay unless the answer says how long to wait.
 std::optional<std::chrono::milliseconds> retry_delay(const RetryPolicy& policy, Verb verb, bool has_precondition,
                                                      int attempt, const AttemptOutcome& outcome, double jitter);
 

@@ -109,6 +109,18 @@ TEST(RetryPolicy, backoff_doubles_with_jitter_up_to_the_cap_and_attempts_are_bou
   EXPECT_FALSE(retry_delay(policy, Verb::kGet, false, 6, error, 0.5)) << "the sixth attempt was the last";
 }
 
+// The watchers' backoff between failed attempts is the same curve, by failures in a row.
+TEST(RetryPolicy, the_watchers_backoff_doubles_per_failure_in_a_row_up_to_its_cap) {
+  EXPECT_EQ(backoff_delay(1, 200ms, 30s, 0.0), 100ms);
+  EXPECT_EQ(backoff_delay(1, 200ms, 30s, 1.0), 200ms);
+  EXPECT_EQ(backoff_delay(4, 200ms, 30s, 1.0), 1600ms);
+  EXPECT_EQ(backoff_delay(9, 200ms, 30s, 1.0), 30s);   // 51.2 s capped
+  EXPECT_EQ(backoff_delay(64, 200ms, 30s, 0.0), 15s);  // no overflow past 2^30
+  const auto middle = backoff_delay(3, 200ms, 30s, 0.5);
+  EXPECT_GT(middle, 400ms);
+  EXPECT_LT(middle, 800ms);
+}
+
 schema::WatchEvent event(schema::WatchEventType type, const std::string& uid, const std::string& rv) {
   schema::QueueUnit unit;
   unit.metadata.name = "u-" + uid;
