@@ -487,8 +487,10 @@ int run_cluster(const ServeOptions& options) {
     watch.on_object = [&surfaces_ref](std::string_view json) {
       surfaces_ref.cluster_client_auth_changed(std::string(json));
     };
+    // Recovered from by the watch itself, as the resource watchers' problems are: warnings. An
+    // unusable CA or no CA at all is the error (§16.1), logged where it is applied or missing.
     watch.on_problem = [](const std::string& message) {
-      KQ_LOG_ERROR("visibility API client authentication: {}", message);
+      KQ_LOG_WARNING("visibility API client authentication: {}", message);
     };
     auth_watch = std::make_unique<kube::ObjectWatch>(api_client, std::move(watch));
     if (Status started = auth_watch->start(); !started.ok()) {

@@ -11,7 +11,7 @@
 #include "kube/client/http_client.hpp"
 #include "kube/client/resource_watcher.hpp"
 #include "schema/json_encode.hpp"
-#include "tests/support/scripted_http_server.hpp"
+#include "tests/support/scripted_kube_client.hpp"
 
 namespace koordq::kube {
 namespace KOORDQ_TEST_LOCAL {
@@ -26,11 +26,7 @@ using testing::ScriptedHttpServer;
 using testing::ScriptedReply;
 
 ClientConfig config_for(const ScriptedHttpServer& server) {
-  ClientConfig config;
-  EXPECT_TRUE(parse_server_url(server.url(), config).ok());
-  config.token = BearerToken::fixed("test-token");
-  config.source = "test";
-  return config;
+  return testing::scripted_client_config(server);
 }
 
 Request req(Verb verb, std::string target, std::string body = "") {
@@ -52,9 +48,7 @@ HttpOptions fast_options() {
 }
 
 std::unique_ptr<HttpClient> client_for(const ScriptedHttpServer& server, HttpOptions options = fast_options()) {
-  Result<std::unique_ptr<HttpClient>> client = HttpClient::create(config_for(server), std::move(options));
-  EXPECT_TRUE(client.ok()) << client.message();
-  return std::move(*client);
+  return testing::scripted_client(server, std::move(options));
 }
 
 TEST(HttpClient, sends_the_token_and_reuses_the_connection) {

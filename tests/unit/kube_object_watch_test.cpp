@@ -11,7 +11,7 @@
 
 #include "kube/client/http_client.hpp"
 #include "kube/client/object_watch.hpp"
-#include "tests/support/scripted_http_server.hpp"
+#include "tests/support/scripted_kube_client.hpp"
 
 namespace koordq::kube {
 namespace KOORDQ_TEST_LOCAL {
@@ -39,18 +39,12 @@ std::string event(const std::string& type, const std::string& object) {
 }
 
 std::unique_ptr<HttpClient> client_for(const ScriptedHttpServer& server) {
-  ClientConfig config;
-  EXPECT_TRUE(parse_server_url(server.url(), config).ok());
-  config.token = BearerToken::fixed("test-token");
-  config.source = "test";
   HttpOptions options;
   options.qps = 0;
   options.retry.max_attempts = 1;
   options.read_timeout = 5000ms;
   options.connect_timeout = 2000ms;
-  auto client = HttpClient::create(config, options);
-  EXPECT_TRUE(client.ok()) << client.message();
-  return std::move(*client);
+  return testing::scripted_client(server, options);
 }
 
 // What the watch passed on, and what it reported.
