@@ -49,7 +49,7 @@ if [ ! -e "$policy" ]; then
   chmod 755 "$policy"
   created_policy=1
 fi
-cleanup() { [ "$created_policy" = 1 ] && rm -f "$policy"; }
+cleanup() { if [ "$created_policy" = 1 ]; then rm -f "$policy"; fi; }
 trap cleanup EXIT
 
 export DEBIAN_FRONTEND=noninteractive
