@@ -9,6 +9,7 @@
 #include <thread>
 
 #include <benchmark/benchmark.h>
+#include <rocksdb/table.h>
 
 #include "schema/wire_codec.hpp"
 #include "tests/support/json_fixtures.hpp"
@@ -101,11 +102,13 @@ std::string ChainEncoder::next(const journal::RecordBody& body) {
 }
 
 rocksdb::ColumnFamilyOptions journal_log_options(rocksdb::CompressionType compression,
-                                                 rocksdb::CompressionType bottommost) {
-  rocksdb::ColumnFamilyOptions cf;
+                                                 rocksdb::CompressionType bottommost, size_t block_size) {
+  rocksdb::ColumnFamilyOptions cf = journal::log_family_options();
   cf.compression = compression;
   cf.bottommost_compression = bottommost;
-  cf.write_buffer_size = 64 << 20;
+  rocksdb::BlockBasedTableOptions table;
+  table.block_size = block_size;
+  cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   return cf;
 }
 

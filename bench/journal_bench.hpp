@@ -14,6 +14,7 @@
 
 #include "journal/capnp_record_body.hpp"
 #include "journal/hash_chain.hpp"
+#include "journal/rocks_store.hpp"
 
 namespace koordq::bench {
 
@@ -48,16 +49,16 @@ class ChainEncoder {
   int64_t step_;
 };
 
-// `log` CF options as journal/rocks_store.cpp sets them, with the compression left to the caller.
+// `log` CF options as journal/rocks_store.cpp sets them, with the compression and the block size
+// left to the caller (4 KiB is RocksDB's default).
 rocksdb::ColumnFamilyOptions journal_log_options(rocksdb::CompressionType compression,
-                                                 rocksdb::CompressionType bottommost);
+                                                 rocksdb::CompressionType bottommost, size_t block_size);
 
 // A plain RocksDB holding `log` and `time` column families, options as the journal's.
 class RawDb {
  public:
   explicit RawDb(const std::filesystem::path& dir,
-                 rocksdb::ColumnFamilyOptions log_options = journal_log_options(rocksdb::kLZ4Compression,
-                                                                                rocksdb::kZSTD));
+                 rocksdb::ColumnFamilyOptions log_options = journal::log_family_options());
   ~RawDb();
   RawDb(const RawDb&) = delete;
   RawDb& operator=(const RawDb&) = delete;

@@ -24,16 +24,20 @@ struct Variant {
   rocksdb::CompressionType compression;
   rocksdb::CompressionType bottommost;
   Dictionary dictionary;
+  size_t block_size = 4 << 10;
 };
 
-// Indexed by the benchmark's first argument; BENCHMARKS.md names them.
+// Indexed by the benchmark's first argument; BENCHMARKS.md names them. RocksDB's default 4 KiB
+// blocks unless a block size is given.
 constexpr Variant kVariants[] = {
     {rocksdb::kNoCompression, rocksdb::kNoCompression, Dictionary::kNone},    // 0 none
     {rocksdb::kLZ4Compression, rocksdb::kLZ4Compression, Dictionary::kNone},  // 1 LZ4
-    {rocksdb::kLZ4Compression, rocksdb::kZSTD, Dictionary::kNone},  // 2 LZ4, ZSTD bottommost (journal/rocks_store.cpp)
-    {rocksdb::kZSTD, rocksdb::kZSTD, Dictionary::kNone},            // 3 ZSTD
+    {rocksdb::kLZ4Compression, rocksdb::kZSTD, Dictionary::kNone},            // 2 LZ4, ZSTD bottommost
+    {rocksdb::kZSTD, rocksdb::kZSTD, Dictionary::kNone},                  // 3 ZSTD (the journal's before 64 KiB blocks)
     {rocksdb::kLZ4Compression, rocksdb::kZSTD, Dictionary::kBottommost},  // 4 as 2, 16 KiB dictionary at the bottom
     {rocksdb::kZSTD, rocksdb::kZSTD, Dictionary::kEveryLevel},            // 5 as 3, 16 KiB dictionary everywhere
+    {rocksdb::kZSTD, rocksdb::kZSTD, Dictionary::kNone, 64 << 10},        // 6 as 3, 64 KiB blocks (the journal's)
+    {rocksdb::kLZ4Compression, rocksdb::kLZ4Compression, Dictionary::kNone, 64 << 10},  // 7 as 1, 64 KiB blocks
 };
 
 // Second argument: 0 the ≈300-byte watch records, 1 realistic ≈7 KB QueueUnit watch records.
@@ -68,7 +72,7 @@ double cpu_seconds() {
 }
 
 rocksdb::ColumnFamilyOptions options_of(const Variant& v) {
-  auto options = journal_log_options(v.compression, v.bottommost);
+  auto options = journal_log_options(v.compression, v.bottommost, v.block_size);
   auto with_dictionary = [](rocksdb::CompressionOptions& o) {
     o.enabled = true;
     o.max_dict_bytes = 16 << 10;
@@ -140,7 +144,7 @@ void BM_LogCompression(benchmark::State& state) {
 }
 BENCHMARK(BM_LogCompression)
     ->ArgNames({"variant", "shape"})
-    ->ArgsProduct({{0, 1, 2, 3, 4, 5}, {0, 1}})
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6, 7}, {0, 1}})
     ->Iterations(1)
     ->Unit(benchmark::kSecond)
     ->UseRealTime();
@@ -185,7 +189,7 @@ void BM_LogGrowth(benchmark::State& state) {
 }
 BENCHMARK(BM_LogGrowth)
     ->ArgNames({"variant", "shape"})
-    ->ArgsProduct({{0, 1, 2, 3, 4, 5}, {0, 1}})
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5, 6, 7}, {0, 1}})
     ->Iterations(1)
     ->Unit(benchmark::kSecond)
     ->UseRealTime();

@@ -1,41 +1,111 @@
 // A RecordCursor read on a thread of its own, a few batches ahead of its consumer: replay, time
 // travel and explain fold one record while the next ones are read, decompressed and parsed,
-// which takes about as long again (BENCHMARKS.md, Replay).
+// which takes about as long again (BENCHMARKS.md, Replay). ReadAhead<Item> also runs a per-record
+// preparation on that thread (decoding a record into what applying it does), so that only what
+// needs the consumer's state is left to the consumer.
 #pragma once
 
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "journal/journal_reader.hpp"
 
 namespace koordq::journal {
 
-class ReadAheadCursor {
+template <class Item>
+class ReadAhead {
  public:
-  // Reads up to `batch_records` records at a time and holds at most `max_batches` unread batches.
-  explicit ReadAheadCursor(RecordCursor cursor, size_t batch_records = 256, size_t max_batches = 8);
-  ~ReadAheadCursor();  // stops reading; what was read ahead is dropped
-  ReadAheadCursor(const ReadAheadCursor&) = delete;
-  ReadAheadCursor& operator=(const ReadAheadCursor&) = delete;
+  // Turns a record into the item the consumer gets; an error stops the reading there, and the
+  // consumer gets it after the items before it, as it would a read error.
+  using Prepare = std::function<Result<Item>(StoredRecord&&)>;
 
-  // What RecordCursor::next would return, in the same order, the error included.
-  Result<std::optional<StoredRecord>> next();
+  // Reads up to `batch_records` records at a time and holds at most `max_batches` unread batches.
+  ReadAhead(RecordCursor cursor, Prepare prepare, size_t batch_records = 256, size_t max_batches = 8)
+      : cursor_(std::move(cursor)),
+        prepare_(std::move(prepare)),
+        batch_records_(batch_records > 0 ? batch_records : 1),
+        max_batches_(max_batches > 0 ? max_batches : 1),
+        thread_([this] { run(); }) {}
+
+  ~ReadAhead() {  // stops reading; what was read ahead is dropped
+    {
+      std::lock_guard lock(mu_);
+      stopping_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+  ReadAhead(const ReadAhead&) = delete;
+  ReadAhead& operator=(const ReadAhead&) = delete;
+
+  // What RecordCursor::next would return, prepared, in the same order, the error included.
+  Result<std::optional<Item>> next() {
+    while (at_ == current_.items.size()) {
+      if (current_.error) {
+        finished_ = true;
+        return *current_.error;
+      }
+      if (current_.end || finished_) {
+        finished_ = true;
+        return std::optional<Item>{};
+      }
+      std::unique_lock lock(mu_);
+      changed_.wait(lock, [&] { return !ready_.empty(); });
+      current_ = std::move(ready_.front());
+      ready_.pop_front();
+      at_ = 0;
+      changed_.notify_all();
+    }
+    return std::optional<Item>{std::move(current_.items[at_++])};
+  }
 
  private:
   struct Batch {
-    std::vector<StoredRecord> records;
-    std::optional<Error> error;  // after the records
-    bool end = false;            // after the records: nothing follows
+    std::vector<Item> items;
+    std::optional<Error> error;  // after the items
+    bool end = false;            // after the items: nothing follows
   };
 
-  void run();
+  void run() {
+    for (;;) {
+      Batch batch;
+      batch.items.reserve(batch_records_);
+      while (batch.items.size() < batch_records_) {
+        auto next = cursor_.next();
+        if (!next.ok()) {
+          batch.error = next.error();
+          break;
+        }
+        if (!next->has_value()) {
+          batch.end = true;
+          break;
+        }
+        auto item = prepare_(std::move(**next));
+        if (!item.ok()) {
+          batch.error = item.error();
+          break;
+        }
+        batch.items.push_back(std::move(item).value());
+      }
+      const bool last = batch.error || batch.end;
+      std::unique_lock lock(mu_);
+      changed_.wait(lock, [&] { return stopping_ || ready_.size() < max_batches_; });
+      if (stopping_) return;
+      ready_.push_back(std::move(batch));
+      changed_.notify_all();
+      if (last) return;
+    }
+  }
 
   RecordCursor cursor_;
+  const Prepare prepare_;
   const size_t batch_records_;
   const size_t max_batches_;
   std::mutex mu_;
@@ -46,6 +116,15 @@ class ReadAheadCursor {
   size_t at_ = 0;
   bool finished_ = false;  // the consumer saw the end or the error
   std::thread thread_;     // last: started once everything above is constructed
+};
+
+// The records themselves, read ahead.
+class ReadAheadCursor : public ReadAhead<StoredRecord> {
+ public:
+  explicit ReadAheadCursor(RecordCursor cursor, size_t batch_records = 256, size_t max_batches = 8)
+      : ReadAhead(
+            std::move(cursor), [](StoredRecord&& r) -> Result<StoredRecord> { return std::move(r); }, batch_records,
+            max_batches) {}
 };
 
 }  // namespace koordq::journal

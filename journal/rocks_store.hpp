@@ -22,6 +22,10 @@ namespace koordq::journal {
 
 enum class StoreMode { kPrimary, kSecondary };
 
+// The `log` family's options (compression, block size, memtable), shared with the benchmarks that
+// compare the journal against RocksDB alone.
+rocksdb::ColumnFamilyOptions log_family_options();
+
 class RocksStore {
  public:
   // kPrimary creates the database when missing; kSecondary needs a private scratch directory.

@@ -32,20 +32,18 @@ class Fold {
       : reader_(reader), s_(std::move(scheduler)), seq_(seq), time_(time) {}
 
   Status apply(const StoredRecord& r) {
-    if (r.kind() == RecordKind::kConfig) {
-      auto config = config_of(r);
-      if (!config.ok()) return config.error();
-      if (!(config->decision == s_.config())) {
-        // As the serve that appended this record did at its start: the state so far, rebuilt
-        // under its configuration.
-        auto restored = actors::restore_state(reader_, r.seq() - 1, config->decision);
-        if (!restored.ok()) return restored.error();
-        s_ = std::move(restored->scheduler);
-      }
-    }
+    if (auto reset = reset_on_config(r); !reset.ok()) return reset;
     if (auto applied = actors::apply_record(s_, r); !applied.ok()) return applied;
     seq_ = r.seq();
     time_ = r.time();
+    return ok_status();
+  }
+
+  Status apply(actors::PreparedRecord& p) {
+    if (auto reset = reset_on_config(p.record); !reset.ok()) return reset;
+    if (auto applied = actors::apply_prepared(s_, p); !applied.ok()) return applied;
+    seq_ = p.record.seq();
+    time_ = p.record.time();
     return ok_status();
   }
 
@@ -60,6 +58,21 @@ class Fold {
   int64_t time() const { return time_; }
 
  private:
+  Status reset_on_config(const StoredRecord& r) {
+    if (r.kind() == RecordKind::kConfig) {
+      auto config = config_of(r);
+      if (!config.ok()) return config.error();
+      if (!(config->decision == s_.config())) {
+        // As the serve that appended this record did at its start: the state so far, rebuilt
+        // under its configuration.
+        auto restored = actors::restore_state(reader_, r.seq() - 1, config->decision);
+        if (!restored.ok()) return restored.error();
+        s_ = std::move(restored->scheduler);
+      }
+    }
+    return ok_status();
+  }
+
   journal::JournalReader& reader_;
   Scheduler s_;
   uint64_t seq_;
@@ -112,7 +125,8 @@ Result<ReplayedState> replay_to(journal::JournalReader& reader, uint64_t target_
     fold.emplace(reader, Scheduler(), 0, 0);
   }
   if (fold->seq() < target_seq) {
-    journal::ReadAheadCursor cursor(reader.cursor(fold->seq() + 1, target_seq));
+    journal::ReadAhead<actors::PreparedRecord> cursor(reader.cursor(fold->seq() + 1, target_seq),
+                                                      actors::prepare_record);
     for (;;) {
       auto next = cursor.next();
       if (!next.ok()) return next.error();

@@ -122,4 +122,18 @@ Status apply_record(Scheduler& scheduler, const journal::StoredRecord& record) {
   return ok_status();
 }
 
+Result<PreparedRecord> prepare_record(journal::StoredRecord record) {
+  if (record.kind() != journal::RecordKind::kWatch) return PreparedRecord{std::move(record), nullptr};
+  Result<Effect> effect = decode_guarded(record);
+  if (!effect.ok()) return make_error("record " + std::to_string(record.seq()) + ": " + effect.message());
+  return PreparedRecord{std::move(record), std::move(effect).value()};
+}
+
+Status apply_prepared(Scheduler& scheduler, PreparedRecord& prepared) {
+  if (!prepared.effect) return apply_record(scheduler, prepared.record);
+  scheduler.advance_to(prepared.record.time());
+  prepared.effect(scheduler);
+  return ok_status();
+}
+
 }  // namespace koordq::actors

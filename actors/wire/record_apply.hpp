@@ -7,6 +7,8 @@
 // leaves the state untouched; its Error names the record's seq.
 #pragma once
 
+#include <functional>
+
 #include "actors/core/scheduler.hpp"
 #include "base/result.hpp"
 #include "journal/stored_record.hpp"
@@ -14,5 +16,20 @@
 namespace koordq::actors {
 
 Status apply_record(Scheduler& scheduler, const journal::StoredRecord& record);
+
+// apply_record in two halves, so that decoding a watch record's object, which needs no state and
+// is the costly part of its fold, runs on the thread reading the journal ahead of the fold
+// (journal::ReadAhead). Other records are decoded when applied: decoding rounds ahead made a
+// replay slower (BENCHMARKS.md, "Block size"), their decisions being freed by the folding thread
+// right after they are applied.
+struct PreparedRecord {
+  journal::StoredRecord record;
+  std::function<void(Scheduler&)> effect;  // empty: decoded when applied
+};
+
+// The Error of a watch record that does not decode is the one apply_record returns for it.
+Result<PreparedRecord> prepare_record(journal::StoredRecord record);
+// Once per prepared record: the decoded object moves into the state. Same result as apply_record.
+Status apply_prepared(Scheduler& scheduler, PreparedRecord& prepared);
 
 }  // namespace koordq::actors

@@ -70,8 +70,8 @@ Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t
   // the reading starts again after the one that is.
   uint64_t newest = 0;
   if (auto seq = reader.latest_snapshot_seq_at_or_before(target_seq); seq.ok() && seq->has_value()) newest = **seq;
-  std::optional<journal::ReadAheadCursor> cursor;
-  if (newest < target_seq) cursor.emplace(reader.cursor(newest + 1, target_seq));
+  std::optional<journal::ReadAhead<PreparedRecord>> cursor;
+  if (newest < target_seq) cursor.emplace(reader.cursor(newest + 1, target_seq), prepare_record);
   if (auto snapshot = newest_usable_snapshot(reader, target_seq, &config)) {
     out.scheduler = std::move(snapshot->scheduler);
     out.seq = snapshot->seq;
@@ -85,15 +85,13 @@ Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t
     }
   }
   if (out.seq >= target_seq) return out;
-  if (out.seq != newest || !cursor) cursor.emplace(reader.cursor(out.seq + 1, target_seq));
+  if (out.seq != newest || !cursor) cursor.emplace(reader.cursor(out.seq + 1, target_seq), prepare_record);
   while (true) {
     auto next = cursor->next();
     if (!next.ok()) return next.error();
     if (!next->has_value()) break;
-    const journal::StoredRecord& record = **next;
-    const Status applied = apply_record(out.scheduler, record);
-    if (!applied.ok()) return applied.error();
-    out.seq = record.seq();
+    if (const Status applied = apply_prepared(out.scheduler, **next); !applied.ok()) return applied.error();
+    out.seq = (*next)->record.seq();
     ++out.applied_records;
   }
   return out;
