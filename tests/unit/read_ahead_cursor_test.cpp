@@ -95,6 +95,28 @@ TEST_P(ReadAheadCursorTest, a_consumer_may_stop_early) {
   }  // each destructor stops the reading thread, blocked on a full queue or not
 }
 
+TEST_P(ReadAheadCursorTest, a_preparation_error_comes_after_the_items_before_it_and_ends_the_reading) {
+  testing::TempDir dir;
+  auto j = journal_of_ticks(dir.path());
+  ReadAhead<uint64_t> ahead(
+      j->reader().cursor(1),
+      [](StoredRecord&& r) -> Result<uint64_t> {
+        if (r.seq() == 300) return make_error("seq 300 does not prepare");
+        return r.seq() * 10;
+      },
+      GetParam().batch_records, GetParam().max_batches);
+  for (uint64_t seq = 1; seq < 300; ++seq) {
+    auto next = ahead.next();
+    ASSERT_TRUE(next.ok() && next->has_value()) << seq;
+    EXPECT_EQ(**next, seq * 10);
+  }
+  auto failed = ahead.next();
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.message(), "seq 300 does not prepare");
+  auto after = ahead.next();
+  ASSERT_FALSE(after.ok());  // the error stays: nothing after it is read
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, ReadAheadCursorTest,
                          ::testing::Values(Shape{1, 1}, Shape{3, 2}, Shape{256, 8}, Shape{5000, 1}));
 

@@ -1,5 +1,6 @@
-// The router's fold: folding a journal's records with apply_record gives the state the live
-// calls gave, and a record that does not decode is an Error naming its seq that changes nothing.
+// The router's fold: folding a journal's records with apply_record (or prepare_record +
+// apply_prepared, as replay and time travel do) gives the state the live calls gave, and a record
+// that does not decode is an Error naming its seq that changes nothing.
 #include "actors/wire/record_apply.hpp"
 
 #include <functional>
@@ -68,15 +69,22 @@ class LiveJournal {
     return decisions;
   }
 
-  // Every record of the journal folded into a fresh state.
-  Scheduler replay() {
+  // Every record of the journal folded into a fresh state, by apply_record or in its two halves.
+  Scheduler replay(bool prepared = false) {
     Scheduler s;
     auto cursor = journal_->reader().cursor(1);
     for (;;) {
       auto next = cursor.next();
       if (!next.ok()) throw std::runtime_error(next.message());
       if (!next->has_value()) break;
-      const auto applied = apply_record(s, **next);
+      Status applied = ok_status();
+      if (prepared) {
+        auto p = actors::prepare_record(std::move(**next));
+        if (!p.ok()) throw std::runtime_error(p.message());
+        applied = actors::apply_prepared(s, *p);
+      } else {
+        applied = apply_record(s, **next);
+      }
       if (!applied.ok()) throw std::runtime_error(applied.message());
     }
     return s;
@@ -162,6 +170,30 @@ TEST(RecordApply, folding_a_journal_gives_the_state_the_live_calls_gave) {
   const Scheduler replayed = j.replay();
   EXPECT_EQ(state_differences(replayed, j.live), std::vector<std::string>{});
   EXPECT_EQ(replayed.decide(), j.live.decide());
+  const Scheduler prepared = j.replay(/*prepared=*/true);
+  EXPECT_EQ(state_differences(prepared, j.live), std::vector<std::string>{});
+}
+
+TEST(RecordApply, a_prepared_record_fails_as_the_record_does_and_then_changes_nothing) {
+  RecordChain chain;
+  Scheduler s;
+  ASSERT_TRUE(apply_record(s, chain.append(*actors::make_tick_body(), kStart)).ok());
+  auto event = added(unit("job1", "team-a", "1"));
+  event->record().getBody().getWatch().setEventType(static_cast<wire::Watch::EventType>(7));
+  auto bad_watch = chain.append(*event, kStart + kSec);
+  const std::string applied = apply_record(s, bad_watch).message();
+  EXPECT_EQ(applied, "record 2: unknown watch event type 7");
+  EXPECT_EQ(actors::prepare_record(std::move(bad_watch)).message(), applied);
+
+  Decision d;
+  d.target = actors::QueueRef{"team-a"};
+  auto round = actors::make_round_body(1, {d});
+  round->record().getBody().getRound().getDecisions()[0].setKind(static_cast<wire::Decision::Kind>(99));
+  auto prepared = actors::prepare_record(chain.append(*round, kStart + kSec));  // decoded when applied
+  ASSERT_TRUE(prepared.ok());
+  EXPECT_EQ(actors::apply_prepared(s, *prepared).message(), "record 3: decision 0: unknown decision kind 99");
+  EXPECT_EQ(s.now(), kStart);
+  EXPECT_TRUE(s.units().empty());
 }
 
 TEST(RecordApply, a_bookmark_and_a_tick_only_advance_time) {
