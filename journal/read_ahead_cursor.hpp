@@ -58,6 +58,8 @@ class ReadAhead {
       }
       std::unique_lock lock(mu_);
       changed_.wait(lock, [&] { return !ready_.empty(); });
+      // What is left of a consumed batch is freed on the reading thread, which allocated it.
+      spent_.push_back(std::move(current_));
       current_ = std::move(ready_.front());
       ready_.pop_front();
       at_ = 0;
@@ -95,11 +97,15 @@ class ReadAhead {
         batch.items.push_back(std::move(item).value());
       }
       const bool last = batch.error || batch.end;
-      std::unique_lock lock(mu_);
-      changed_.wait(lock, [&] { return stopping_ || ready_.size() < max_batches_; });
-      if (stopping_) return;
-      ready_.push_back(std::move(batch));
-      changed_.notify_all();
+      std::deque<Batch> spent;
+      {
+        std::unique_lock lock(mu_);
+        changed_.wait(lock, [&] { return stopping_ || ready_.size() < max_batches_; });
+        if (stopping_) return;
+        ready_.push_back(std::move(batch));
+        spent.swap(spent_);
+        changed_.notify_all();
+      }
       if (last) return;
     }
   }
@@ -111,6 +117,7 @@ class ReadAhead {
   std::mutex mu_;
   std::condition_variable changed_;
   std::deque<Batch> ready_;
+  std::deque<Batch> spent_;  // consumed, to be freed by the reading thread
   bool stopping_ = false;
   Batch current_;
   size_t at_ = 0;

@@ -75,6 +75,11 @@ rocksdb::DBOptions db_options(StoreMode mode) {
   o.info_log = std::make_shared<RocksLogger>();
   o.keep_log_file_num = 3;
   o.max_background_jobs = 2;
+  // RocksDB keeps a WAL file until every family with data in it has flushed; the small families
+  // (time, unit, meta, snapshot) would otherwise keep the log family's WAL files alive up to
+  // RocksDB's default limit, gigabytes that every start and every reader replays. Past this size
+  // the families holding the oldest WAL file are flushed.
+  o.max_total_wal_size = 128 << 20;
   if (mode == StoreMode::kSecondary) o.max_open_files = -1;  // required by secondary instances
   return o;
 }
