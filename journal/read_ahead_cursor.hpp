@@ -45,8 +45,10 @@ class ReadAhead {
   ReadAhead(const ReadAhead&) = delete;
   ReadAhead& operator=(const ReadAhead&) = delete;
 
-  // What RecordCursor::next would return, prepared, in the same order, the error included.
-  Result<std::optional<Item>> next() {
+  // What RecordCursor::next would return, prepared, in the same order, the error included; nullptr
+  // at the end. The item is the consumer's until the next call, which frees it on the reading
+  // thread (it allocated it; freeing it there takes that work off the consumer).
+  Result<Item*> next() {
     while (at_ == current_.items.size()) {
       if (current_.error) {
         finished_ = true;
@@ -54,7 +56,7 @@ class ReadAhead {
       }
       if (current_.end || finished_) {
         finished_ = true;
-        return std::optional<Item>{};
+        return static_cast<Item*>(nullptr);
       }
       std::unique_lock lock(mu_);
       changed_.wait(lock, [&] { return !ready_.empty(); });
@@ -65,7 +67,7 @@ class ReadAhead {
       at_ = 0;
       changed_.notify_all();
     }
-    return std::optional<Item>{std::move(current_.items[at_++])};
+    return &current_.items[at_++];
   }
 
  private:

@@ -14,7 +14,7 @@ Status fold_records(journal::JournalReader& reader, uint64_t from, uint64_t to, 
   for (;;) {
     auto next = cursor.next();
     if (!next.ok()) return next.error();
-    if (!next->has_value()) return ok_status();
+    if (!*next) return ok_status();
     if (Status added = folder.add(**next); !added.ok()) return added;
     ++folded;
     if (progress) progress((*next)->seq(), folded);

@@ -130,7 +130,7 @@ Result<ReplayedState> replay_to(journal::JournalReader& reader, uint64_t target_
     for (;;) {
       auto next = cursor.next();
       if (!next.ok()) return next.error();
-      if (!next->has_value()) break;
+      if (!*next) break;
       if (auto applied = fold->apply(**next); !applied.ok()) return applied.error();
       ++out.folded;
       if (progress && out.folded % kProgressEvery == 0) progress(fold->seq(), out.folded);
@@ -192,7 +192,7 @@ Result<VerifyResult> verify_rounds(journal::JournalReader& reader, uint64_t to_s
   for (;;) {
     auto next = cursor.next();
     if (!next.ok()) return next.error();
-    if (!next->has_value()) break;
+    if (!*next) break;
     const StoredRecord& r = **next;
     if (r.kind() == RecordKind::kConfig) {
       auto config = Fold::config_of(r);

@@ -181,7 +181,7 @@ Result<Recorded> read_recorded(journal::JournalReader& reader, uint64_t to_seq) 
   for (;;) {
     auto next = cursor.next();
     if (!next.ok()) return next.error();
-    if (!next->has_value()) break;
+    if (!*next) break;
     const StoredRecord& r = **next;
     if (r.kind() == RecordKind::kConfig && !configured) {
       auto config = config_of(r);
@@ -473,7 +473,7 @@ Result<std::unique_ptr<WhatIfRun>> run_model(journal::JournalReader& reader, uin
   for (;;) {
     auto next = cursor.next();
     if (!next.ok()) return next.error();
-    if (!next->has_value()) break;
+    if (!*next) break;
     if (auto applied = run->apply(**next); !applied.ok()) return applied.error();
   }
   run->catch_up(recorded.end_time);

@@ -89,7 +89,7 @@ Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t
   while (true) {
     auto next = cursor->next();
     if (!next.ok()) return next.error();
-    if (!next->has_value()) break;
+    if (!*next) break;
     if (const Status applied = apply_prepared(out.scheduler, **next); !applied.ok()) return applied.error();
     out.seq = (*next)->record.seq();
     ++out.applied_records;

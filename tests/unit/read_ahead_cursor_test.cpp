@@ -40,7 +40,7 @@ std::pair<std::vector<uint64_t>, std::string> drain(Cursor& cursor) {
   for (;;) {
     auto next = cursor.next();
     if (!next.ok()) return {seqs, next.message()};
-    if (!next->has_value()) return {seqs, ""};
+    if (!*next) return {seqs, ""};
     seqs.push_back((*next)->seq());
   }
 }
@@ -64,7 +64,7 @@ TEST_P(ReadAheadCursorTest, yields_what_the_cursor_yields_within_the_bounds) {
     // At the end it stays at the end.
     auto again = ahead.next();
     ASSERT_TRUE(again.ok());
-    EXPECT_FALSE(again->has_value());
+    EXPECT_EQ(*again, nullptr);
   }
 }
 
@@ -89,7 +89,7 @@ TEST_P(ReadAheadCursorTest, a_consumer_may_stop_early) {
     ReadAheadCursor ahead(j->reader().cursor(1), GetParam().batch_records, GetParam().max_batches);
     for (int i = 0; i < read; ++i) {
       auto next = ahead.next();
-      ASSERT_TRUE(next.ok() && next->has_value());
+      ASSERT_TRUE(next.ok() && *next != nullptr);
       EXPECT_EQ((*next)->seq(), static_cast<uint64_t>(i + 1));
     }
   }  // each destructor stops the reading thread, blocked on a full queue or not
@@ -107,7 +107,7 @@ TEST_P(ReadAheadCursorTest, a_preparation_error_comes_after_the_items_before_it_
       GetParam().batch_records, GetParam().max_batches);
   for (uint64_t seq = 1; seq < 300; ++seq) {
     auto next = ahead.next();
-    ASSERT_TRUE(next.ok() && next->has_value()) << seq;
+    ASSERT_TRUE(next.ok() && *next != nullptr) << seq;
     EXPECT_EQ(**next, seq * 10);
   }
   auto failed = ahead.next();
