@@ -267,6 +267,11 @@ void QuotaTree::recharge(const std::string& old_label, const schema::ResourceVec
       }
     }
   };
+  // Taking a charge off and putting the same one back is a no-op for non-negative amounts (the
+  // saturating sums come back to where they were), and it is what most refreshes of a unit do.
+  const bool unchanged = old_holds == new_holds && old_label == new_label && old_charge == new_charge &&
+                         std::all_of(new_charge.begin(), new_charge.end(), [](const auto& e) { return e.second >= 0; });
+  if (unchanged) return;
   apply(old_label, old_charge, old_holds, false);
   apply(new_label, new_charge, new_holds, true);
 }

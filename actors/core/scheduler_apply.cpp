@@ -210,7 +210,15 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
       }
     }
   }
-  const bool mapped = !u.quota.empty() && queues_.count(u.quota) > 0;
+  // The unit's old and new queues, looked up once (map nodes stay put while other queues come and
+  // go; none is erased below).
+  auto queue_named = [this](const std::string& name) -> QueueState* {
+    const auto it = queues_.find(name);
+    return it == queues_.end() ? nullptr : &it->second;
+  };
+  QueueState* const new_q = u.quota.empty() ? nullptr : queue_named(u.quota);
+  QueueState* const old_q = old_quota == u.quota ? new_q : queue_named(old_quota);
+  const bool mapped = new_q != nullptr;
   u.waiting = mapped && effective.may_wait;
   if (u.key.priority != effective.priority || u.key.creation != effective.creation || u.key.full_name != key) {
     u.key = OrderKey{effective.priority, effective.creation, key};
@@ -220,23 +228,21 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
   quotas_.recharge(old_quota, old_charge, old_holds, u.quota, u.charge, u.holds);
 
   // Queue membership.
-  if (old_quota != u.quota) {
-    if (auto it = queues_.find(old_quota); it != queues_.end()) it->second.members.erase(key);
-  }
-  if (mapped) queues_.at(u.quota).members.insert(key);
+  if (old_quota != u.quota && old_q != nullptr) old_q->members.erase(key);
+  if (mapped) new_q->members.insert(key);
   if (old_waiting && (!u.waiting || old_key != u.key || old_quota != u.quota)) {
-    if (auto it = queues_.find(old_quota); it != queues_.end()) {
-      it->second.waiting.erase(old_key);
-      reset_cursor(it->second);
-      if (it->second.blocked.count(old_quota) && (!u.waiting || old_quota != u.quota)) {
+    if (old_q != nullptr) {
+      old_q->waiting.erase(old_key);
+      reset_cursor(*old_q);
+      if (old_q->blocked.count(old_quota) && (!u.waiting || old_quota != u.quota)) {
         // A unit of a blocked quota left the queue: unblock, and let the blocker retry.
-        if (auto b = units_.find(it->second.blocked.at(old_quota)); b != units_.end()) wake_backoff(b->second);
-        it->second.blocked.erase(old_quota);
+        if (auto b = units_.find(old_q->blocked.at(old_quota)); b != units_.end()) wake_backoff(b->second);
+        old_q->blocked.erase(old_quota);
       }
     }
   }
   if (u.waiting && (!old_waiting || old_key != u.key || old_quota != u.quota)) {
-    QueueState& q = queues_.at(u.quota);
+    QueueState& q = *new_q;
     q.waiting.insert(u.key);
     reset_cursor(q);
     if (!old_waiting || old_quota != u.quota) {
@@ -249,8 +255,8 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
 
   // An assumed unit that became all-running, or left, lets its queue move on (§6.3, §6.4, §9).
   if (old_assumed && !u.assumed) {
-    if (auto it = queues_.find(old_quota); it != queues_.end()) {
-      QueueState& q = it->second;
+    if (old_q != nullptr) {
+      QueueState& q = *old_q;
       reset_cursor(q);
       wake_queue(q);
       if (q.settings.wait_for_pods_running && effective.all_running) {
@@ -273,11 +279,11 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
   // Releases and capacity (§6.3, §6.4, §8.3).
   const bool released = old_holds && (!u.holds || decreased(old_charge, u.charge));
   if (released) {
-    if (auto it = queues_.find(old_quota); it != queues_.end()) {
-      if (u.phase != Phase::kSchedFailed) reset_cursor(it->second);
-      if (auto b = it->second.blocked.find(old_quota); b != it->second.blocked.end()) {
+    if (old_q != nullptr) {
+      if (u.phase != Phase::kSchedFailed) reset_cursor(*old_q);
+      if (auto b = old_q->blocked.find(old_quota); b != old_q->blocked.end()) {
         if (auto bu = units_.find(b->second); bu != units_.end()) wake_backoff(bu->second);
-        it->second.blocked.erase(b);
+        old_q->blocked.erase(b);
       }
     }
     on_capacity_change(old_quota);
@@ -304,15 +310,13 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
     u.spec_queue_sent_seq = 0;
   }
 
-  if (old_quota != u.quota) {
-    if (auto it = queues_.find(old_quota); it != queues_.end()) {
-      it->second.housekeeping.erase(key);
-      it->second.not_waiting.erase(key);
-      it->second.backoff.erase(key);
-    }
+  if (old_quota != u.quota && old_q != nullptr) {
+    old_q->housekeeping.erase(key);
+    old_q->not_waiting.erase(key);
+    old_q->backoff.erase(key);
   }
   if (mapped) {
-    QueueState& q = queues_.at(u.quota);
+    QueueState& q = *new_q;
     if (may_have_housekeeping(u)) {
       q.housekeeping.insert(key);
     } else {
