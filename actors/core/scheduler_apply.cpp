@@ -184,20 +184,18 @@ auto with_status(schema::QueueUnit& object, schema::QueueUnitStatus* status, Rea
 void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
   UnitState& u = units_.at(key);
   // The effective object is the observed one with the pending status, if any, in place of its own.
-  const UnitFacts effective = with_status(u.object, u.pending_status ? &*u.pending_status : nullptr, facts_of);
+  UnitFacts effective = with_status(u.object, u.pending_status ? &*u.pending_status : nullptr, facts_of);
 
-  const std::string old_quota = u.quota;
+  // The old values move out (no copies of the charge map and the strings per refresh).
+  const std::string old_quota = std::exchange(u.quota, std::move(effective.quota));
   const bool old_holds = u.holds;
-  const schema::ResourceVector old_charge = u.charge;
+  const schema::ResourceVector old_charge = std::exchange(u.charge, std::move(effective.charge));
   const bool old_waiting = u.waiting;
-  const OrderKey old_key = u.key;
   const Phase old_phase = u.phase;
   const bool old_assumed = u.assumed;
 
-  u.quota = effective.quota;
   u.phase = effective.phase;
   u.holds = effective.holds;
-  u.charge = effective.charge;
   if (u.pending_status && u.pending_written_rv.empty()) {
     // A write in flight reserves at once but releases only once it lands.
     const UnitFacts base = with_status(u.object, u.landed_status ? &*u.landed_status : nullptr, facts_of);
@@ -220,9 +218,11 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
   QueueState* const old_q = old_quota == u.quota ? new_q : queue_named(old_quota);
   const bool mapped = new_q != nullptr;
   u.waiting = mapped && effective.may_wait;
-  if (u.key.priority != effective.priority || u.key.creation != effective.creation || u.key.full_name != key) {
-    u.key = OrderKey{effective.priority, effective.creation, key};
-  }
+  OrderKey replaced_key;
+  const bool key_changed =
+      u.key.priority != effective.priority || u.key.creation != effective.creation || u.key.full_name != key;
+  if (key_changed) replaced_key = std::exchange(u.key, OrderKey{effective.priority, effective.creation, key});
+  const OrderKey& old_key = key_changed ? replaced_key : u.key;
   u.assumed = mapped && u.holds && effective.has_admissions && !effective.all_running;
 
   quotas_.recharge(old_quota, old_charge, old_holds, u.quota, u.charge, u.holds);
