@@ -39,6 +39,10 @@ struct Outcome {
   Target target;
 };
 
+// UnitState::indexed_in: the unit is in its queue's `members`, `housekeeping`, `not_waiting`,
+// `backoff` set.
+inline constexpr uint8_t kInMembers = 1, kInHousekeeping = 2, kInNotWaiting = 4, kInBackoff = 8;
+
 struct UnitState {
   schema::QueueUnit object;  // as last observed
   // The status koordq decided (applied round) but has not yet seen through the watch: the
@@ -81,6 +85,11 @@ struct UnitState {
   // that decided it: while set, no other spec.queue write is decided for the unit (§7.3).
   std::string spec_queue_sent;
   uint64_t spec_queue_sent_seq = 0;
+
+  // Derived, not snapshotted (rebuilt on restore): which of its queue's sets hold the unit
+  // (kIn* bits), kept with every change of those sets, so that a refresh searches a set only when
+  // the unit's place in it changes.
+  uint8_t indexed_in = 0;
 
   const schema::QueueUnitStatus& status() const { return pending_status ? *pending_status : object.status; }
 };

@@ -107,6 +107,7 @@ void Scheduler::back_off(UnitState& u, int64_t until) {
   u.backoff_until = until;
   if (QueueState* q = queue_of(u); q != nullptr && q->members.count(u.key.full_name)) {
     q->backoff.insert(u.key.full_name);
+    u.indexed_in |= kInBackoff;
   }
 }
 
@@ -114,11 +115,15 @@ void Scheduler::wake_backoff(UnitState& u) {
   if (!u.backoff_until) return;
   u.backoff_until.reset();
   if (QueueState* q = queue_of(u); q != nullptr) q->backoff.erase(u.key.full_name);
+  u.indexed_in &= ~kInBackoff;
 }
 
 void Scheduler::wake_queue(QueueState& q) {
   for (const auto& key : q.backoff) {
-    if (auto it = units_.find(key); it != units_.end()) it->second.backoff_until.reset();
+    if (auto it = units_.find(key); it != units_.end()) {
+      it->second.backoff_until.reset();
+      it->second.indexed_in &= ~kInBackoff;
+    }
   }
   q.backoff.clear();
 }
@@ -228,8 +233,9 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
   quotas_.recharge(old_quota, old_charge, old_holds, u.quota, u.charge, u.holds);
 
   // Queue membership.
-  if (old_quota != u.quota && old_q != nullptr) old_q->members.erase(key);
-  if (mapped) new_q->members.insert(key);
+  const bool moved = old_quota != u.quota;
+  if (moved && old_q != nullptr) old_q->members.erase(key);
+  if (mapped && (moved || !(u.indexed_in & kInMembers))) new_q->members.insert(key);
   if (old_waiting && (!u.waiting || old_key != u.key || old_quota != u.quota)) {
     if (old_q != nullptr) {
       old_q->waiting.erase(old_key);
@@ -310,28 +316,33 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
     u.spec_queue_sent_seq = 0;
   }
 
-  if (old_quota != u.quota && old_q != nullptr) {
+  if (moved && old_q != nullptr) {
     old_q->housekeeping.erase(key);
     old_q->not_waiting.erase(key);
     old_q->backoff.erase(key);
   }
   if (mapped) {
+    // A unit that moved queues is placed in each set of the new one; one that stayed only where
+    // its place changes.
     QueueState& q = *new_q;
-    if (may_have_housekeeping(u)) {
-      q.housekeeping.insert(key);
-    } else {
-      q.housekeeping.erase(key);
-    }
-    if (u.waiting) {
-      q.not_waiting.erase(key);
-    } else {
-      q.not_waiting.insert(key);
-    }
-    if (u.backoff_until) {
-      q.backoff.insert(key);
-    } else {
-      q.backoff.erase(key);
-    }
+    const auto place = [&](std::set<std::string>& set, uint8_t bit, bool in) {
+      if (!moved && in == ((u.indexed_in & bit) != 0)) return;
+      if (in) {
+        set.insert(key);
+      } else {
+        set.erase(key);
+      }
+    };
+    const bool in_housekeeping = may_have_housekeeping(u);
+    const bool in_not_waiting = !u.waiting;
+    const bool in_backoff = u.backoff_until.has_value();
+    place(q.housekeeping, kInHousekeeping, in_housekeeping);
+    place(q.not_waiting, kInNotWaiting, in_not_waiting);
+    place(q.backoff, kInBackoff, in_backoff);
+    u.indexed_in = kInMembers | (in_housekeeping ? kInHousekeeping : 0) | (in_not_waiting ? kInNotWaiting : 0) |
+                   (in_backoff ? kInBackoff : 0);
+  } else {
+    u.indexed_in = 0;
   }
   index_unit(key, u);
   // Every queue timer this function can move is on the unit's old or new queue.
@@ -375,7 +386,10 @@ void Scheduler::index_unit(const std::string& key, const UnitState& u) {
 void Scheduler::rebuild_indexes() {
   unmapped_pending_.clear();
   execution_limited_.clear();
-  for (const auto& [key, u] : units_) index_unit(key, u);
+  for (auto& [key, u] : units_) {
+    index_unit(key, u);
+    u.indexed_in = 0;
+  }
   queue_timers_.clear();
   for (auto& [name, q] : queues_) {
     q.timer.reset();
@@ -386,9 +400,20 @@ void Scheduler::rebuild_indexes() {
     for (const auto& key : q.members) {
       const auto u = units_.find(key);
       if (u == units_.end()) continue;
-      if (may_have_housekeeping(u->second)) q.housekeeping.insert(key);
-      if (!u->second.waiting) q.not_waiting.insert(key);
-      if (u->second.backoff_until) q.backoff.insert(key);
+      uint8_t& in = u->second.indexed_in;  // members are the units mapped to the queue
+      in |= kInMembers;
+      if (may_have_housekeeping(u->second)) {
+        q.housekeeping.insert(key);
+        in |= kInHousekeeping;
+      }
+      if (!u->second.waiting) {
+        q.not_waiting.insert(key);
+        in |= kInNotWaiting;
+      }
+      if (u->second.backoff_until) {
+        q.backoff.insert(key);
+        in |= kInBackoff;
+      }
     }
   }
 }
@@ -611,6 +636,7 @@ void Scheduler::apply_role_acquired() {
   for (auto& [key, u] : units_) {
     u.failures = 0;
     u.backoff_until.reset();
+    u.indexed_in &= ~kInBackoff;
     u.capacity_changed = false;
     // The writes of an earlier leader (or process) are gone with it: what the objects still lack
     // is written again.
@@ -627,8 +653,11 @@ void Scheduler::apply_role_acquired() {
     q.victims.clear();
     // Rounds in flight are rebuilt from the units still carrying reclaimState (§11).
     for (const auto& key : q.members) {
-      const UnitState& u = units_.at(key);
-      if (owes_spec_queue(u)) q.housekeeping.insert(key);
+      UnitState& u = units_.at(key);
+      if (owes_spec_queue(u)) {
+        q.housekeeping.insert(key);
+        u.indexed_in |= kInHousekeeping;
+      }
       int64_t marked = 0;
       for (const auto& a : u.status().admissions) {
         if (a.reclaim_state) marked += a.reclaim_state->replicas;

@@ -163,7 +163,8 @@ inline std::vector<std::string> queue_membership_violations(const actors::Schedu
 // the earliest of its cursor reset (3 minutes after the last reset), its queue-items publication
 // (once the Queue shows a list) and its block expiry (3 minutes after the last activity), for the
 // queues with one; the unit indexes hold the units with a pending queue-not-found report and the
-// running units with an unreported maximum execution time.
+// running units with an unreported maximum execution time; each unit's indexed_in bits name the
+// sets of its queue that hold it.
 inline std::vector<std::string> derived_index_violations(const actors::Scheduler& s) {
   constexpr int64_t kThreeMinutes = 180'000'000'000;
   std::vector<std::string> out;
@@ -204,6 +205,20 @@ inline std::vector<std::string> derived_index_violations(const actors::Scheduler
     if (u.unmapped_since && !u.queue_not_found_reported && !u.quota.empty()) unmapped.insert(key);
     if (u.object.spec.maximum_execution_time_seconds.value_or(0) > 0 && u.running_since && !u.max_exec_reported) {
       limited.insert(key);
+    }
+  }
+  // Each unit's indexed_in bits say which of its queue's sets hold it.
+  for (const auto& [key, u] : s.units()) {
+    uint8_t in = 0;
+    if (const auto q = s.queues().find(u.quota); !u.quota.empty() && q != s.queues().end()) {
+      if (q->second.members.count(key)) in |= actors::kInMembers;
+      if (q->second.housekeeping.count(key)) in |= actors::kInHousekeeping;
+      if (q->second.not_waiting.count(key)) in |= actors::kInNotWaiting;
+      if (q->second.backoff.count(key)) in |= actors::kInBackoff;
+    }
+    if (u.indexed_in != in) {
+      out.push_back("unit " + key + ": indexed_in " + std::to_string(u.indexed_in) + ", its queue's sets say " +
+                    std::to_string(in));
     }
   }
   if (s.unmapped_pending() != unmapped) out.push_back("the pending queue-not-found index differs from the units");

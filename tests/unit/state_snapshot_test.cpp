@@ -68,7 +68,8 @@ constexpr std::size_t field_count() {
 
 // A field added to a state struct must be added to state.capnp and actors/wire/state_snapshot.cpp
 // (and to replay/state_diff.cpp); then raise the count here.
-static_assert(field_count<actors::UnitState>() == 28, "UnitState changed: snapshot the new field");
+// UnitState's last field (`indexed_in`) is derived: a restore rebuilds it.
+static_assert(field_count<actors::UnitState>() == 29, "UnitState changed: snapshot the new field");
 // QueueState's last four fields (`housekeeping`, `not_waiting`, `backoff`, `timer`) are derived
 // indexes, not snapshotted: decoding rebuilds them (Scheduler::rebuild_indexes), and state_diff
 // compares them.
