@@ -129,6 +129,10 @@ Result<PreparedRecord> prepare_record(journal::StoredRecord record) {
   return PreparedRecord{std::move(record), std::move(effect).value()};
 }
 
+Result<PreparedRecord> defer_record(journal::StoredRecord record) {
+  return PreparedRecord{std::move(record), nullptr};
+}
+
 Status apply_prepared(Scheduler& scheduler, PreparedRecord& prepared) {
   if (!prepared.effect) return apply_record(scheduler, prepared.record);
   scheduler.advance_to(prepared.record.time());

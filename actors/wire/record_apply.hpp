@@ -29,6 +29,8 @@ struct PreparedRecord {
 
 // The Error of a watch record that does not decode is the one apply_record returns for it.
 Result<PreparedRecord> prepare_record(journal::StoredRecord record);
+// The record as it is, decoded when applied (the reading thread's share when it is behind).
+Result<PreparedRecord> defer_record(journal::StoredRecord record);
 // Once per prepared record: the decoded object moves into the state. Same result as apply_record.
 Status apply_prepared(Scheduler& scheduler, PreparedRecord& prepared);
 

@@ -1,7 +1,9 @@
 #include "journal/read_ahead_cursor.hpp"
 
+#include <chrono>
 #include <future>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -115,6 +117,28 @@ TEST_P(ReadAheadCursorTest, a_preparation_error_comes_after_the_items_before_it_
   EXPECT_EQ(failed.message(), "seq 300 does not prepare");
   auto after = ahead.next();
   ASSERT_FALSE(after.ok());  // the error stays: nothing after it is read
+}
+
+TEST(ReadAheadCursor, a_batch_read_while_the_consumer_waits_gets_the_cheaper_preparation_and_nothing_is_lost) {
+  testing::TempDir dir;
+  auto j = journal_of_ticks(dir.path());
+  ReadAhead<uint64_t> ahead(
+      j->reader().cursor(1), [](StoredRecord&& r) -> Result<uint64_t> { return r.seq() * 10; }, 10, 8,
+      [](StoredRecord&& r) -> Result<uint64_t> { return r.seq() * 10 + 1; });
+  // Nothing is ready when the first batch is read; by the time the consumer starts, the reader has
+  // filled the queue, so the later batches were read ahead.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::vector<uint64_t> items;
+  for (;;) {
+    auto next = ahead.next();
+    ASSERT_TRUE(next.ok()) << next.message();
+    if (!*next) break;
+    items.push_back(**next);
+  }
+  ASSERT_EQ(items.size(), kRecords);
+  for (uint64_t i = 0; i < kRecords; ++i) EXPECT_EQ(items[i] / 10, i + 1);
+  EXPECT_EQ(items.front() % 10, 1u);  // the first batch: the consumer had nothing
+  EXPECT_EQ(items[20] % 10, 0u);      // the third: two batches were waiting
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, ReadAheadCursorTest,
