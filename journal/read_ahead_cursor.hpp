@@ -27,12 +27,12 @@ class ReadAhead {
   // consumer gets it after the items before it, as it would a read error.
   using Prepare = std::function<Result<Item>(StoredRecord&&)>;
 
-  // Reads up to `batch_records` records at a time and holds at most `max_batches` unread batches.
   // With `when_behind`, a batch read while fewer than two batches wait for the consumer is
   // prepared by it instead: the cheaper preparation, which leaves work to the consumer, so that
   // neither thread waits for the other (BENCHMARKS.md, Replay: a full replay 246 → 199 ms).
-  ReadAhead(RecordCursor cursor, Prepare prepare, size_t batch_records = 256, size_t max_batches = 8,
-            Prepare when_behind = nullptr)
+  // Reads up to `batch_records` records at a time and holds at most `max_batches` unread batches.
+  ReadAhead(RecordCursor cursor, Prepare prepare, Prepare when_behind = nullptr, size_t batch_records = 256,
+            size_t max_batches = 8)
       : cursor_(std::move(cursor)),
         prepare_(std::move(prepare)),
         when_behind_(std::move(when_behind)),
@@ -144,8 +144,8 @@ class ReadAheadCursor : public ReadAhead<StoredRecord> {
  public:
   explicit ReadAheadCursor(RecordCursor cursor, size_t batch_records = 256, size_t max_batches = 8)
       : ReadAhead(
-            std::move(cursor), [](StoredRecord&& r) -> Result<StoredRecord> { return std::move(r); }, batch_records,
-            max_batches) {}
+            std::move(cursor), [](StoredRecord&& r) -> Result<StoredRecord> { return std::move(r); }, nullptr,
+            batch_records, max_batches) {}
 };
 
 }  // namespace koordq::journal

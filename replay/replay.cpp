@@ -126,7 +126,7 @@ Result<ReplayedState> replay_to(journal::JournalReader& reader, uint64_t target_
   }
   if (fold->seq() < target_seq) {
     journal::ReadAhead<actors::PreparedRecord> cursor(reader.cursor(fold->seq() + 1, target_seq),
-                                                      actors::prepare_record, 256, 8, actors::defer_record);
+                                                      actors::prepare_record, actors::defer_record);
     for (;;) {
       auto next = cursor.next();
       if (!next.ok()) return next.error();

@@ -18,10 +18,11 @@ namespace koordq::actors {
 Status apply_record(Scheduler& scheduler, const journal::StoredRecord& record);
 
 // apply_record in two halves, so that decoding a watch record's object, which needs no state and
-// is the costly part of its fold, runs on the thread reading the journal ahead of the fold
-// (journal::ReadAhead). Other records are decoded when applied: decoding rounds ahead made a
-// replay slower (BENCHMARKS.md, "Block size"), their decisions being freed by the folding thread
-// right after they are applied.
+// is the costly part of its fold, can run on the thread reading the journal ahead of the fold
+// (journal::ReadAhead, which leaves it to the fold, defer_record, when it falls behind). Other
+// records are decoded when applied: decoding rounds ahead made a replay slower (BENCHMARKS.md,
+// Replay, "64 KiB blocks, the WAL cap, watched objects decoded ahead"), their decisions being
+// freed by the folding thread right after they are applied.
 struct PreparedRecord {
   journal::StoredRecord record;
   std::function<void(Scheduler&)> effect;  // empty: decoded when applied

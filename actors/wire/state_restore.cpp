@@ -71,7 +71,7 @@ Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t
   uint64_t newest = 0;
   if (auto seq = reader.latest_snapshot_seq_at_or_before(target_seq); seq.ok() && seq->has_value()) newest = **seq;
   std::optional<journal::ReadAhead<PreparedRecord>> cursor;
-  if (newest < target_seq) cursor.emplace(reader.cursor(newest + 1, target_seq), prepare_record, 256, 8, defer_record);
+  if (newest < target_seq) cursor.emplace(reader.cursor(newest + 1, target_seq), prepare_record, defer_record);
   if (auto snapshot = newest_usable_snapshot(reader, target_seq, &config)) {
     out.scheduler = std::move(snapshot->scheduler);
     out.seq = snapshot->seq;
@@ -86,7 +86,7 @@ Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t
   }
   if (out.seq >= target_seq) return out;
   if (out.seq != newest || !cursor)
-    cursor.emplace(reader.cursor(out.seq + 1, target_seq), prepare_record, 256, 8, defer_record);
+    cursor.emplace(reader.cursor(out.seq + 1, target_seq), prepare_record, defer_record);
   while (true) {
     auto next = cursor->next();
     if (!next.ok()) return next.error();

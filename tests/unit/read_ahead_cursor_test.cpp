@@ -106,7 +106,7 @@ TEST_P(ReadAheadCursorTest, a_preparation_error_comes_after_the_items_before_it_
         if (r.seq() == 300) return make_error("seq 300 does not prepare");
         return r.seq() * 10;
       },
-      GetParam().batch_records, GetParam().max_batches);
+      nullptr, GetParam().batch_records, GetParam().max_batches);
   for (uint64_t seq = 1; seq < 300; ++seq) {
     auto next = ahead.next();
     ASSERT_TRUE(next.ok() && *next != nullptr) << seq;
@@ -123,8 +123,8 @@ TEST(ReadAheadCursor, a_batch_read_while_the_consumer_waits_gets_the_cheaper_pre
   testing::TempDir dir;
   auto j = journal_of_ticks(dir.path());
   ReadAhead<uint64_t> ahead(
-      j->reader().cursor(1), [](StoredRecord&& r) -> Result<uint64_t> { return r.seq() * 10; }, 10, 8,
-      [](StoredRecord&& r) -> Result<uint64_t> { return r.seq() * 10 + 1; });
+      j->reader().cursor(1), [](StoredRecord&& r) -> Result<uint64_t> { return r.seq() * 10; },
+      [](StoredRecord&& r) -> Result<uint64_t> { return r.seq() * 10 + 1; }, 10, 8);
   // Nothing is ready when the first batch is read; by the time the consumer starts, the reader has
   // filled the queue, so the later batches were read ahead.
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
