@@ -9,12 +9,16 @@
 // the quota in use, few units waiting), each arrival
 // followed by the decide round of the live state and the outcome of every admission, finished
 // units deleted, a snapshot every 20,000 records (serve's default). Records go to the journal's
-// own store in large WriteBatches, indexed as the writer indexes them.
+// own store in large WriteBatches, indexed as the writer indexes them. With
+// KOORDQ_BENCH_EXPLAIN_JOURNAL=DIR it is written there and kept (a later run reuses it, and
+// replay_bench's time-travel rows can read DIR/journal).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 #include <stdexcept>
@@ -59,7 +63,8 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 }
 
 struct BigDecisionJournal {
-  testing::TempDir dir;
+  testing::TempDir temp;
+  std::filesystem::path dir;  // KOORDQ_BENCH_EXPLAIN_JOURNAL (kept, reused when complete), else temp
   std::unique_ptr<journal::Journal> journal;
   std::vector<std::string> units;  // every unit's name, in arrival order
 };
@@ -178,11 +183,24 @@ class Generator {
 BigDecisionJournal& big() {
   static std::unique_ptr<BigDecisionJournal> instance = [] {
     auto b = std::make_unique<BigDecisionJournal>();
+    const char* keep = std::getenv("KOORDQ_BENCH_EXPLAIN_JOURNAL");
+    b->dir = keep != nullptr ? std::filesystem::path(keep) : b->temp.path();
+    // A kept journal names its units in a side file written once it is complete.
+    const std::filesystem::path unit_count = b->dir / "unit-count";
     journal::JournalOptions options;
     options.dir = b->dir / "journal";
     auto opened = journal::Journal::open(options);
     if (!opened.ok()) throw std::runtime_error(opened.message());
     b->journal = std::move(opened).value();
+    if (std::ifstream in(unit_count); in) {
+      size_t n = 0;
+      in >> n;
+      for (size_t i = 0; i < n; ++i) {
+        b->units.push_back("team-" + std::to_string(i % kQueues) + "/job-" + std::to_string(i));
+      }
+      std::fprintf(stderr, "explain journal: reusing %s (%zu units)\n", b->dir.c_str(), n);
+      return b;
+    }
     const auto started = std::chrono::steady_clock::now();
     Generator(*b).run(wanted_records());
     rocksdb::FlushOptions flush;
@@ -192,6 +210,7 @@ BigDecisionJournal& big() {
       throw std::runtime_error(s.ToString());
     }
     std::fprintf(stderr, "generated and flushed in %.1f s\n", seconds_since(started));
+    if (keep != nullptr) std::ofstream(unit_count) << b->units.size() << "\n";
     return b;
   }();
   return *instance;

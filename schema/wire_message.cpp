@@ -87,19 +87,32 @@ Result<FlatMessage> FlatMessage::open(std::string_view bytes) {
   }
 }
 
-Result<FlatMessage> FlatMessage::open_segment(std::string_view bytes) {
-  auto words = aligned_copy(bytes);
-  if (!words) return words.error();
+Result<FlatMessage> FlatMessage::read_segment(std::unique_ptr<Storage> storage, kj::ArrayPtr<const capnp::word> words) {
   try {
-    auto storage = std::make_unique<Storage>();
-    storage->words = std::move(*words);
-    storage->segments[0] = storage->words.asPtr();
-    storage->reader = kj::heap<capnp::SegmentArrayMessageReader>(kj::arrayPtr(storage->segments, 1),
-                                                                 reader_options(storage->words.size()));
+    storage->segments[0] = words;
+    storage->reader =
+        kj::heap<capnp::SegmentArrayMessageReader>(kj::arrayPtr(storage->segments, 1), reader_options(words.size()));
     return FlatMessage(std::move(storage));
   } catch (const kj::Exception& e) {
     return make_error("malformed Cap'n Proto segment: " + describe(e));
   }
+}
+
+Result<FlatMessage> FlatMessage::open_segment(std::string_view bytes) {
+  auto words = aligned_copy(bytes);
+  if (!words) return words.error();
+  auto storage = std::make_unique<Storage>();
+  storage->words = std::move(*words);
+  const auto view = storage->words.asPtr();
+  return read_segment(std::move(storage), view);
+}
+
+Result<FlatMessage> FlatMessage::borrow_segment(std::string_view bytes) {
+  if (reinterpret_cast<uintptr_t>(bytes.data()) % alignof(capnp::word) != 0) return open_segment(bytes);
+  auto count = word_count(bytes);
+  if (!count) return count.error();
+  return read_segment(std::make_unique<Storage>(),
+                      kj::arrayPtr(reinterpret_cast<const capnp::word*>(bytes.data()), *count));
 }
 
 Result<size_t> word_count(std::string_view bytes) {

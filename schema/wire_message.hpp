@@ -30,6 +30,9 @@ class FlatMessage {
   static Result<FlatMessage> open(std::string_view bytes);
   // A single segment without a segment table, e.g. canonical bytes (canonical_record_bytes).
   static Result<FlatMessage> open_segment(std::string_view bytes);
+  // Like open_segment, but reads word-aligned bytes where they are (they must outlive the
+  // message); only unaligned ones are copied.
+  static Result<FlatMessage> borrow_segment(std::string_view bytes);
 
   FlatMessage(FlatMessage&&) noexcept;
   FlatMessage& operator=(FlatMessage&&) noexcept;
@@ -44,6 +47,7 @@ class FlatMessage {
  private:
   struct Storage;
   explicit FlatMessage(std::unique_ptr<Storage> storage);
+  static Result<FlatMessage> read_segment(std::unique_ptr<Storage> storage, kj::ArrayPtr<const capnp::word> words);
   capnp::MessageReader& reader() const;
 
   std::unique_ptr<Storage> storage_;

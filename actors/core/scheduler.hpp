@@ -273,8 +273,12 @@ class Scheduler {
   void settle_auto_queue(const std::string& name);
   void count_phase(const UnitState& u, Phase phase);
   void note_namespace(const std::string& ns);
-  // The derived indexes, from the journaled state (after a snapshot restore).
-  void rebuild_indexes();
+  // The derived indexes, from the journaled state (after a snapshot restore). False when a queue
+  // lists a member that is no unit.
+  bool rebuild_indexes();
+  // Puts a member of `q` in the queue's derived sets it belongs in (`insert(set, key)`).
+  template <class Insert>
+  void index_member(QueueState& q, const std::string& key, UnitState& u, const Insert& insert);
   // Puts the unit in or out of the unit indexes (`unmapped_pending_`, `execution_limited_`).
   void index_unit(const std::string& key, const UnitState& u);
   // Puts the queue's entry in `queue_timers_` in line with its state (or drops it).

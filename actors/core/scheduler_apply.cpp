@@ -1,5 +1,6 @@
 // Scheduler: folding observed objects, outcomes and role changes into the state.
 #include <algorithm>
+#include <unordered_map>
 #include <utility>
 
 #include "actors/core/policy_periods.hpp"
@@ -383,13 +384,9 @@ void Scheduler::index_unit(const std::string& key, const UnitState& u) {
   put(execution_limited_, pending_execution_limit(u));
 }
 
-void Scheduler::rebuild_indexes() {
+bool Scheduler::rebuild_indexes() {
   unmapped_pending_.clear();
   execution_limited_.clear();
-  for (auto& [key, u] : units_) {
-    index_unit(key, u);
-    u.indexed_in = 0;
-  }
   queue_timers_.clear();
   for (auto& [name, q] : queues_) {
     q.timer.reset();
@@ -397,25 +394,76 @@ void Scheduler::rebuild_indexes() {
     q.housekeeping.clear();
     q.not_waiting.clear();
     q.backoff.clear();
+  }
+  // Keys are visited in order, so every set below is appended to at its end, and each queue's
+  // members are met in their own order: a member that is not met where expected is no unit mapped
+  // to that queue, and the per-member search below handles it.
+  struct MemberCursor {
+    std::string_view name;
+    QueueState* queue;
+    std::set<std::string>::const_iterator next;
+  };
+  std::unordered_map<std::string_view, MemberCursor> cursors;
+  for (auto& [name, q] : queues_) cursors.emplace(name, MemberCursor{name, &q, q.members.begin()});
+  const auto append = [](std::set<std::string>& set, const std::string& key) { set.emplace_hint(set.end(), key); };
+  bool in_order = true;
+  MemberCursor* last = nullptr;
+  for (auto& [key, u] : units_) {
+    if (pending_queue_not_found(u)) append(unmapped_pending_, key);
+    if (pending_execution_limit(u)) append(execution_limited_, key);
+    u.indexed_in = 0;
+    if (!in_order || u.quota.empty()) continue;
+    if (last == nullptr || last->name != u.quota) {
+      const auto c = cursors.find(u.quota);
+      if (c == cursors.end()) continue;
+      last = &c->second;
+    }
+    MemberCursor& c = *last;
+    if (c.next == c.queue->members.end() || *c.next != key) {
+      in_order = c.next == c.queue->members.end() || key < *c.next;
+      continue;  // not a member (or the order is broken, which the fallback sorts out)
+    }
+    ++c.next;
+    index_member(*c.queue, key, u, append);
+  }
+  for (const auto& [name, c] : cursors) in_order = in_order && c.next == c.queue->members.end();
+  if (in_order) return true;
+
+  bool every_member_is_a_unit = true;
+  const auto insert = [](std::set<std::string>& set, const std::string& key) { set.insert(key); };
+  for (auto& [key, u] : units_) u.indexed_in = 0;
+  for (auto& [name, q] : queues_) {
+    q.housekeeping.clear();
+    q.not_waiting.clear();
+    q.backoff.clear();
     for (const auto& key : q.members) {
       const auto u = units_.find(key);
-      if (u == units_.end()) continue;
-      uint8_t& in = u->second.indexed_in;  // members are the units mapped to the queue
-      in |= kInMembers;
-      if (may_have_housekeeping(u->second)) {
-        q.housekeeping.insert(key);
-        in |= kInHousekeeping;
+      if (u == units_.end()) {
+        every_member_is_a_unit = false;
+        continue;
       }
-      if (!u->second.waiting) {
-        q.not_waiting.insert(key);
-        in |= kInNotWaiting;
-      }
-      if (u->second.backoff_until) {
-        q.backoff.insert(key);
-        in |= kInBackoff;
-      }
+      index_member(q, key, u->second, insert);
     }
   }
+  return every_member_is_a_unit;
+}
+
+template <class Insert>
+void Scheduler::index_member(QueueState& q, const std::string& key, UnitState& u, const Insert& insert) {
+  uint8_t in = kInMembers;
+  if (may_have_housekeeping(u)) {
+    insert(q.housekeeping, key);
+    in |= kInHousekeeping;
+  }
+  if (!u.waiting) {
+    insert(q.not_waiting, key);
+    in |= kInNotWaiting;
+  }
+  if (u.backoff_until) {
+    insert(q.backoff, key);
+    in |= kInBackoff;
+  }
+  u.indexed_in |= in;
 }
 
 void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) {

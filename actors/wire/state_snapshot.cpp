@@ -1,5 +1,6 @@
 #include "actors/wire/state_snapshot.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -203,9 +204,8 @@ void write_unit(st::UnitState::Builder out, const std::string& key, const UnitSt
   out.setSpecQueueSentSeq(u.spec_queue_sent_seq);
 }
 
-std::pair<std::string, UnitState> read_unit(st::UnitState::Reader in) {
-  UnitState u;
-  std::string key = to_string(in.getKey());
+// Fills a default-constructed `u` (in place: a UnitState is large to move).
+void read_unit(st::UnitState::Reader in, UnitState& u) {
   u.object = schema::read_queue_unit(in.getObject());
   if (auto p = in.getPendingStatus(); p.isValue()) u.pending_status = schema::read_queue_unit_status(p.getValue());
   u.pending_written_rv = to_string(in.getPendingWrittenRv());
@@ -237,7 +237,6 @@ std::pair<std::string, UnitState> read_unit(st::UnitState::Reader in) {
   u.observed_phase = from_wire(in.getObservedPhase());
   u.spec_queue_sent = to_string(in.getSpecQueueSent());
   u.spec_queue_sent_seq = in.getSpecQueueSentSeq();
-  return {std::move(key), std::move(u)};
 }
 
 using UnitEntry = const std::pair<const std::string, UnitState>*;
@@ -247,11 +246,28 @@ void write_units(capnp::List<st::UnitState>::Builder out, const std::vector<Unit
   for (const auto* entry : units) write_unit(out[i++], entry->first, entry->second);
 }
 
-void read_units(capnp::List<st::UnitState>::Reader in, std::map<std::string, UnitState>& into) {
+using UnitMap = std::map<std::string, UnitState>;
+using UnitNodes = std::vector<UnitMap::node_type>;
+
+// A part's units, as map nodes: every part lists its units in key order, so they go into the
+// scheduler's map in one sorted pass once all parts are read (place_units), not by a search each.
+void read_units(capnp::List<st::UnitState>::Reader in, UnitNodes& into) {
+  UnitMap part;
   for (auto u : in) {
-    auto [key, state] = read_unit(u);
-    insert_unique(into, std::move(key), std::move(state), "unit");
+    const size_t before = part.size();
+    const auto it = part.try_emplace(part.end(), to_string(u.getKey()));
+    if (part.size() == before) bad("duplicate unit " + it->first);
+    read_unit(u, it->second);
   }
+  while (!part.empty()) into.push_back(part.extract(part.begin()));
+}
+
+void place_units(UnitNodes& nodes, UnitMap& units) {
+  std::sort(nodes.begin(), nodes.end(), [](const auto& a, const auto& b) { return a.key() < b.key(); });
+  for (size_t i = 1; i < nodes.size(); ++i) {
+    if (nodes[i - 1].key() == nodes[i].key()) bad("duplicate unit " + nodes[i].key());
+  }
+  for (auto& node : nodes) units.insert(units.end(), std::move(node));
 }
 
 // --- queues --------------------------------------------------------------------------------------
@@ -329,7 +345,7 @@ void write_queue(st::QueuePart::Builder out, const std::string& name, const Queu
   out.setUsageIndex(q.usage_index);
 }
 
-std::pair<std::string, QueueState> read_queue(st::QueuePart::Reader in, std::map<std::string, UnitState>& units) {
+std::pair<std::string, QueueState> read_queue(st::QueuePart::Reader in, UnitNodes& units) {
   QueueState q;
   std::string name = to_string(in.getName());
   q.object = schema::read_queue(in.getObject());
@@ -556,8 +572,8 @@ std::string canonical_message(Fill&& fill) {
 // `decode(root)` on the payload of part `actor`; malformed bytes throw kj::Exception.
 template <class T, class Decode>
 void decode_payload(const std::string& actor, capnp::Data::Reader payload, Decode&& decode) {
-  auto message =
-      wire::FlatMessage::open_segment(std::string_view(reinterpret_cast<const char*>(payload.begin()), payload.size()));
+  auto message = wire::FlatMessage::borrow_segment(
+      std::string_view(reinterpret_cast<const char*>(payload.begin()), payload.size()));
   if (!message) bad("part " + actor + ": " + message.message());
   try {
     decode(message->template root<T>());
@@ -693,6 +709,7 @@ RestoredState StateSnapshotCodec::decode(wire::Snapshot::Reader root, const Deci
   s.config_ = config;
   QuotaTree& tree = s.quotas_;
   bool router_seen = false;
+  UnitNodes unit_nodes;
   std::set<std::string> actors;
   for (auto part : root.getParts()) {
     const std::string actor = to_string(part.getActor());
@@ -708,7 +725,7 @@ RestoredState StateSnapshotCodec::decode(wire::Snapshot::Reader root, const Deci
               ") than the one asked for (" + describe(config) + ")");
         }
         s.now_ = in.getNow();
-        read_units(in.getUnits(), s.units_);
+        read_units(in.getUnits(), unit_nodes);
         for (auto a : in.getAutoQueues()) {
           auto [name, entry] = read_auto_queue(a);
           insert_unique(s.auto_queues_, std::move(name), std::move(entry), "auto queue");
@@ -720,7 +737,7 @@ RestoredState StateSnapshotCodec::decode(wire::Snapshot::Reader root, const Deci
       });
     } else if (actor.starts_with(kQueuePrefix)) {
       decode_payload<st::QueuePart>(actor, payload, [&](st::QueuePart::Reader in) {
-        auto [name, q] = read_queue(in, s.units_);
+        auto [name, q] = read_queue(in, unit_nodes);
         if (actor != std::string(kQueuePrefix) + name) bad("part " + actor + " holds queue " + name);
         insert_unique(s.queues_, std::move(name), std::move(q), "queue");
       });
@@ -745,13 +762,15 @@ RestoredState StateSnapshotCodec::decode(wire::Snapshot::Reader root, const Deci
     }
   }
   if (!router_seen) bad("no router part");
+  place_units(unit_nodes, s.units_);
   tree.reindex();
-  for (const auto& [name, q] : s.queues_) {
-    for (const auto& key : q.members) {
-      if (!s.units_.count(key)) bad("queue " + name + " lists member " + key + ", which is no unit of the snapshot");
+  if (!s.rebuild_indexes()) {
+    for (const auto& [name, q] : s.queues_) {
+      for (const auto& key : q.members) {
+        if (!s.units_.count(key)) bad("queue " + name + " lists member " + key + ", which is no unit of the snapshot");
+      }
     }
   }
-  s.rebuild_indexes();
   return out;
 }
 
@@ -761,7 +780,7 @@ std::string encode_state_snapshot(const Scheduler& scheduler, uint64_t seq, int6
 }
 
 Result<DecisionConfig> snapshot_decision_config(std::string_view bytes) {
-  auto message = wire::FlatMessage::open_segment(bytes);
+  auto message = wire::FlatMessage::borrow_segment(bytes);
   if (!message) return make_error("state snapshot: " + message.message());
   try {
     for (auto part : message->root<wire::Snapshot>().getParts()) {
@@ -780,7 +799,7 @@ Result<DecisionConfig> snapshot_decision_config(std::string_view bytes) {
 }
 
 Result<RestoredState> decode_state_snapshot(std::string_view bytes, const DecisionConfig& config) {
-  auto message = wire::FlatMessage::open_segment(bytes);
+  auto message = wire::FlatMessage::borrow_segment(bytes);
   if (!message) return make_error("state snapshot: " + message.message());
   try {
     return StateSnapshotCodec::decode(message->root<wire::Snapshot>(), config);

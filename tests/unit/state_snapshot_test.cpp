@@ -26,6 +26,7 @@
 #include "journal/watch_record.hpp"
 #include "replay/state_diff.hpp"
 #include "schema/snapshot.capnp.h"
+#include "schema/state.capnp.h"
 #include "schema/wire_message.hpp"
 #include "tests/support/scheduler_fixture.hpp"
 #include "tests/support/stored_records.hpp"
@@ -514,6 +515,71 @@ TEST(StateSnapshot, a_part_that_does_not_decode_is_an_error_naming_it) {
   const auto no_router = actors::decode_state_snapshot(
       replace_part("router", [](auto part) { part.setActor("queue/router"); }), r.live.config());
   EXPECT_FALSE(no_router.ok());
+}
+
+// The snapshot with the payload of the queue part `actor` edited.
+std::string queue_part_edited(const std::string& bytes, const std::string& actor,
+                              const std::function<void(wire::state::QueuePart::Builder)>& edit) {
+  return edited(bytes, [&](wire::Snapshot::Builder s) {
+    for (auto part : s.getParts()) {
+      if (std::string(part.getActor().cStr()) != actor) continue;
+      const auto p = part.getPayload();
+      auto payload =
+          wire::FlatMessage::open_segment(std::string_view(reinterpret_cast<const char*>(p.begin()), p.size()));
+      if (!payload) throw std::runtime_error(payload.message());
+      capnp::MallocMessageBuilder copy;
+      copy.setRoot(payload->root<wire::state::QueuePart>());
+      auto root = copy.getRoot<wire::state::QueuePart>();
+      edit(root);
+      const auto words = capnp::canonicalize(root.asReader());
+      part.setPayload(words.asBytes());
+    }
+  });
+}
+
+TEST(StateSnapshot, a_member_that_is_no_unit_and_a_unit_in_two_parts_are_refused) {
+  RecordedRun r;
+  build_part1(r);
+  build_part2(r);
+  const std::string bytes = snapshot_of(r.live);
+  ASSERT_TRUE(actors::decode_state_snapshot(bytes, r.live.config()).ok());
+  const auto& members = r.live.queues().at("child").members;
+  ASSERT_GE(members.size(), 2u);
+
+  // A member between two real ones, and one after the last.
+  for (const std::string& ghost : {*members.begin() + "~ghost", std::string("zzz/ghost")}) {
+    const auto result =
+        actors::decode_state_snapshot(queue_part_edited(bytes, "queue/child",
+                                                        [&](auto q) {
+                                                          std::set<std::string> keys(members.begin(), members.end());
+                                                          keys.insert(ghost);
+                                                          auto list = q.initMembers(keys.size());
+                                                          unsigned i = 0;
+                                                          for (const auto& k : keys) list.set(i++, k);
+                                                        }),
+                                      r.live.config());
+    ASSERT_FALSE(result.ok()) << ghost;
+    EXPECT_NE(result.message().find("queue child lists member " + ghost + ", which is no unit"), std::string::npos)
+        << result.message();
+  }
+
+  // The units of queue "child" listed by queue "main" too.
+  const auto twice =
+      actors::decode_state_snapshot(queue_part_edited(bytes, "queue/main",
+                                                      [&](auto q) {
+                                                        auto message = wire::FlatMessage::open_segment(bytes);
+                                                        for (auto part : message->root<wire::Snapshot>().getParts()) {
+                                                          if (std::string(part.getActor().cStr()) != "queue/child")
+                                                            continue;
+                                                          const auto p = part.getPayload();
+                                                          auto child = wire::FlatMessage::open_segment(std::string_view(
+                                                              reinterpret_cast<const char*>(p.begin()), p.size()));
+                                                          q.setUnits(child->root<wire::state::QueuePart>().getUnits());
+                                                        }
+                                                      }),
+                                    r.live.config());
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.message().find("duplicate unit " + *members.begin()), std::string::npos) << twice.message();
 }
 
 // --- restore from a journal ----------------------------------------------------------------------------
