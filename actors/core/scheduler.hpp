@@ -260,6 +260,8 @@ class Scheduler {
 
  private:
   void refresh_unit(const std::string& key, bool spec_changed);
+  // The same, for a unit already in hand (`u` is units_[key]): no second search by key.
+  void refresh_unit(UnitState& u, const std::string& key, bool spec_changed);
   void remove_from_queue(const std::string& queue, const OrderKey& key);
   void reset_cursor(QueueState& q);
   // Sets or clears a unit's backoff time, and its queue's `backoff` set with it.

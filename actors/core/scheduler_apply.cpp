@@ -188,7 +188,10 @@ auto with_status(schema::QueueUnit& object, schema::QueueUnitStatus* status, Rea
 }  // namespace
 
 void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
-  UnitState& u = units_.at(key);
+  refresh_unit(units_.at(key), key, spec_changed);
+}
+
+void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_changed) {
   // The effective object is the observed one with the pending status, if any, in place of its own.
   UnitFacts effective = with_status(u.object, u.pending_status ? &*u.pending_status : nullptr, facts_of);
 
@@ -475,7 +478,8 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
     case schema::ObjectKind::kQueueUnit: {
       auto& unit = std::get<schema::QueueUnit>(object);
       const std::string key = unit_key(unit.metadata.namespace_, unit.metadata.name);
-      auto it = units_.find(key);
+      const auto hint = units_.lower_bound(key);  // where a new unit goes: one search for both
+      auto it = hint != units_.end() && hint->first == key ? hint : units_.end();
       if (deleted) {
         if (it == units_.end()) return;
         // Fold the deletion as "stops holding and waiting", then forget the unit.
@@ -483,7 +487,7 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
         it->second.object.status.admissions.clear();
         it->second.object.status.phase = "Failed";
         it->second.pending_status.reset();
-        refresh_unit(key, false);
+        refresh_unit(it->second, key, false);
         if (auto q = queues_.find(it->second.quota); q != queues_.end()) {
           q->second.members.erase(key);
           q->second.victims.erase(key);
@@ -500,21 +504,23 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
       }
       const bool is_new = it == units_.end() || it->second.object.metadata.uid != unit.metadata.uid;
       if (is_new) {
-        if (it != units_.end()) apply_object(schema::WatchedObject(it->second.object), true);
+        const bool replaced = it != units_.end();  // a new UID under the key: the old unit goes first
+        if (replaced) apply_object(schema::WatchedObject(it->second.object), true);
         UnitState fresh;
         fresh.enqueued_at = unit.metadata.creation_timestamp.value_or(now_);
         fresh.attempts = unit.status.attempts;
         fresh.observed_phase = effective_phase(unit.status.phase);
         const int64_t created = unit.metadata.creation_timestamp.value_or(0);
         fresh.object = std::move(unit);
-        it = units_.emplace(key, std::move(fresh)).first;
+        // The replaced unit's node (the hint) was erased with it.
+        it = replaced ? units_.emplace(key, std::move(fresh)).first : units_.emplace_hint(hint, key, std::move(fresh));
         note_namespace(it->second.object.metadata.namespace_);
         // A unit first seen enters its phase; in a relist only if it was created while koordq
         // was not watching (§15.4).
         if (!relisting_units_ || !relist_cutoff_ || created > *relist_cutoff_) {
           count_phase(it->second, it->second.observed_phase);
         }
-        refresh_unit(key, false);
+        refresh_unit(it->second, key, false);
         return;
       }
       UnitState& u = it->second;
@@ -542,7 +548,7 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
         u.deactivation_due = true;
       }
       if (observed_unit.spec.active.value_or(true)) u.deactivation_due = false;
-      refresh_unit(key, spec_changed);
+      refresh_unit(u, key, spec_changed);
       return;
     }
     case schema::ObjectKind::kQueue: {
@@ -584,7 +590,7 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
         q.next_publish = now_;
         // Units labelled with this name become mapped at once (§4).
         for (auto& [key, u] : units_) {
-          if (u.quota == name) refresh_unit(key, false);
+          if (u.quota == name) refresh_unit(u, key, false);
         }
       } else if (before.policy != q.settings.policy) {
         reset_cursor(q);
@@ -651,7 +657,7 @@ void Scheduler::apply_outcome(const Outcome& outcome) {
     if (outcome.result == OutcomeResult::kUnknown && u.spec_queue_sent_seq == outcome.decision_seq) {
       u.spec_queue_sent.clear();
       u.spec_queue_sent_seq = 0;
-      refresh_unit(key, false);
+      refresh_unit(u, key, false);
     }
     return;
   }
@@ -664,7 +670,7 @@ void Scheduler::apply_outcome(const Outcome& outcome) {
     if (resource_version_reached(u.object.metadata.resource_version, outcome.resource_version)) {
       u.pending_status.reset();
     }
-    refresh_unit(key, false);
+    refresh_unit(u, key, false);
     return;
   }
   // The write did not land: back to what the server holds (§7.3).
@@ -677,7 +683,7 @@ void Scheduler::apply_outcome(const Outcome& outcome) {
     u.pending_status.reset();
     u.pending_written_rv.clear();
   }
-  refresh_unit(key, false);
+  refresh_unit(u, key, false);
 }
 
 void Scheduler::apply_role_acquired() {

@@ -117,7 +117,8 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
       u.spec_queue_sent = *d.spec_queue_patch;
       u.spec_queue_sent_seq = round_seq;
     }
-    QueueState* q = queues_.count(ref.queue) ? &queues_.at(ref.queue) : nullptr;
+    const auto q_it = queues_.find(ref.queue);
+    QueueState* q = q_it == queues_.end() ? nullptr : &q_it->second;
     switch (d.kind) {
       case DecisionKind::kAdmit:
       case DecisionKind::kReserve:
@@ -199,7 +200,7 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
         break;
     }
     if (q != nullptr) retime_queue(ref.queue);
-    refresh_unit(key, false);
+    refresh_unit(u, key, false);
   }
 }
 
