@@ -78,55 +78,61 @@ void describe(benchmark::State& state, const Corpus& c, int64_t folds) {
                  std::to_string(c.outcomes) + " outcome");
 }
 
-void BM_ApplyRecords(benchmark::State& state) {
+// Times `fold(scheduler, input)` on a fresh Scheduler per iteration; `input = setup(corpus)` is
+// built before and freed after it, untimed.
+template <class Setup, class Fold>
+void time_folds(benchmark::State& state, Setup setup, Fold fold) {
   const Corpus& c = corpus();
   int64_t folds = 0;
   for (auto _ : state) {
     state.PauseTiming();
     auto s = std::make_unique<actors::Scheduler>();
+    auto input = setup(c);
     state.ResumeTiming();
-    for (const auto& r : c.records) {
-      if (!actors::apply_record(*s, r).ok()) throw std::runtime_error("record does not apply");
-    }
+    fold(*s, input);
     benchmark::DoNotOptimize(s->units().size());
     ++folds;
     state.PauseTiming();
+    input = decltype(input){};
     s.reset();
     state.ResumeTiming();
   }
   describe(state, c, folds);
 }
 
+void BM_ApplyRecords(benchmark::State& state) {
+  time_folds(
+      state, [](const Corpus& c) { return &c.records; },
+      [](actors::Scheduler& s, const std::vector<journal::StoredRecord>* records) {
+        for (const auto& r : *records) {
+          if (!actors::apply_record(s, r).ok()) throw std::runtime_error("record does not apply");
+        }
+      });
+}
+
 // The folding core's share when the watched objects arrive decoded, as they do live (ingest decodes
 // the JSON; the router applies the object) and in a replay (the reading thread decodes them ahead,
 // journal::ReadAhead): prepare_record runs untimed, apply_prepared is timed.
 void BM_ApplyPreparedRecords(benchmark::State& state) {
-  const Corpus& c = corpus();
-  int64_t folds = 0;
-  for (auto _ : state) {
-    state.PauseTiming();
-    auto s = std::make_unique<actors::Scheduler>();
-    std::vector<actors::PreparedRecord> prepared;
-    prepared.reserve(c.records.size());
-    for (const auto& r : c.records) {
-      auto copy = journal::StoredRecord::parse(r.stored_value());
-      if (!copy.ok()) throw std::runtime_error("record does not parse");
-      auto p = actors::prepare_record(std::move(*copy));
-      if (!p.ok()) throw std::runtime_error("record does not prepare");
-      prepared.push_back(std::move(*p));
-    }
-    state.ResumeTiming();
-    for (auto& p : prepared) {
-      if (!actors::apply_prepared(*s, p).ok()) throw std::runtime_error("record does not apply");
-    }
-    benchmark::DoNotOptimize(s->units().size());
-    ++folds;
-    state.PauseTiming();
-    prepared.clear();
-    s.reset();
-    state.ResumeTiming();
-  }
-  describe(state, c, folds);
+  time_folds(
+      state,
+      [](const Corpus& c) {
+        std::vector<actors::PreparedRecord> prepared;
+        prepared.reserve(c.records.size());
+        for (const auto& r : c.records) {
+          auto copy = journal::StoredRecord::parse(r.stored_value());
+          if (!copy.ok()) throw std::runtime_error("record does not parse");
+          auto p = actors::prepare_record(std::move(*copy));
+          if (!p.ok()) throw std::runtime_error("record does not prepare");
+          prepared.push_back(std::move(*p));
+        }
+        return prepared;
+      },
+      [](actors::Scheduler& s, std::vector<actors::PreparedRecord>& prepared) {
+        for (auto& p : prepared) {
+          if (!actors::apply_prepared(s, p).ok()) throw std::runtime_error("record does not apply");
+        }
+      });
 }
 
 // Reads every field set in a message through Cap'n Proto's reflection: scalars, enums, texts

@@ -273,5 +273,32 @@ TEST(SchedulerIndexes, a_unit_without_its_queue_is_indexed_until_reported_or_map
   EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
 }
 
+// A new UID under a unit's name is another unit (§4): the old one is folded away first, with its
+// charge and its place in every set, and the new one starts fresh in the same slot of the map.
+TEST(SchedulerIndexes, a_unit_recreated_under_its_name_replaces_the_old_one_and_its_charge) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "1"}}));
+  d.input(quiet_queue("q"));
+  d.input(unit("before", "q", "1"));         // admitted: holds the whole quota
+  d.input(unit("z-after", "q", "1", 0, 1));  // waits; keys on both sides of the recreated one
+  ASSERT_EQ(d.s.quotas().usage("q").used.at("cpu"), 1000);
+  schema::QueueUnit again = unit("before", "q", "1", 0, 2);
+  again.metadata.uid = "uid-default-before-2";
+  again.status.attempts = 7;
+  d.s.apply_object(again, false);
+  const std::string key = actors::unit_key("default", "before");
+  ASSERT_EQ(d.s.units().size(), 2u);
+  const actors::UnitState& u = d.s.units().at(key);
+  EXPECT_EQ(u.object.metadata.uid, "uid-default-before-2");
+  EXPECT_EQ(u.attempts, 7);
+  EXPECT_FALSE(u.holds);
+  EXPECT_TRUE(u.waiting);
+  EXPECT_EQ(u.enqueued_at, 2);
+  const auto& used = d.s.quotas().usage("q").used;  // the old unit's reservation is gone
+  EXPECT_EQ(used.count("cpu") ? used.at("cpu") : 0, 0);
+  EXPECT_EQ(d.s.queues().at("q").members.count(key), 1u);
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+}
+
 }  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing
