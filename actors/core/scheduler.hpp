@@ -274,7 +274,7 @@ class Scheduler {
   void adopt_queue(const std::string& name);
   void settle_auto_queue(const std::string& name);
   void count_phase(const UnitState& u, Phase phase);
-  void note_namespace(const std::string& ns);
+  void note_namespace(const std::string& ns, bool has_units);
   // The derived indexes, from the journaled state (after a snapshot restore). False when a queue
   // lists a member that is no unit.
   bool rebuild_indexes();
@@ -285,6 +285,7 @@ class Scheduler {
   void index_unit(const std::string& key, const UnitState& u);
   // Puts the queue's entry in `queue_timers_` in line with its state (or drops it).
   void retime_queue(const std::string& name);
+  void retime_queue(QueueState& q, const std::string& name);  // `q` is queues_[name]
 
   friend class StateSnapshotCodec;  // actors/wire/state_snapshot.cpp: snapshot and restore
 

@@ -72,9 +72,10 @@ void Scheduler::advance_to(int64_t now) {
 }
 
 void Scheduler::retime_queue(const std::string& name) {
-  const auto it = queues_.find(name);
-  if (it == queues_.end()) return;
-  QueueState& q = it->second;
+  if (const auto it = queues_.find(name); it != queues_.end()) retime_queue(it->second, name);
+}
+
+void Scheduler::retime_queue(QueueState& q, const std::string& name) {
   std::optional<int64_t> due;
   auto consider = [&](int64_t t) { due = due ? std::min(*due, t) : t; };
   if (q.cursor) consider(q.last_reset + kThreeMinutes);
@@ -350,8 +351,8 @@ void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_cha
   }
   index_unit(key, u);
   // Every queue timer this function can move is on the unit's old or new queue.
-  retime_queue(old_quota);
-  if (u.quota != old_quota) retime_queue(u.quota);
+  if (old_q != nullptr) retime_queue(*old_q, old_quota);
+  if (new_q != nullptr && new_q != old_q) retime_queue(*new_q, u.quota);
 }
 
 bool pending_execution_limit(const UnitState& u) {
@@ -489,17 +490,24 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
         it->second.pending_status.reset();
         refresh_unit(it->second, key, false);
         if (auto q = queues_.find(it->second.quota); q != queues_.end()) {
-          q->second.members.erase(key);
+          const uint8_t in = it->second.indexed_in;
+          if (in & kInMembers) q->second.members.erase(key);
           q->second.victims.erase(key);
-          q->second.housekeeping.erase(key);
-          q->second.not_waiting.erase(key);
-          q->second.backoff.erase(key);
+          if (in & kInHousekeeping) q->second.housekeeping.erase(key);
+          if (in & kInNotWaiting) q->second.not_waiting.erase(key);
+          if (in & kInBackoff) q->second.backoff.erase(key);
         }
         const std::string ns = unit.metadata.namespace_;
         unmapped_pending_.erase(key);
         execution_limited_.erase(key);
-        units_.erase(it);
-        note_namespace(ns);
+        // Units are ordered by "<ns>/<name>": the namespace keeps a unit iff a neighbour is in it.
+        const auto in_ns = [&ns](const std::string& k) {
+          return k.size() > ns.size() && k[ns.size()] == '/' && k.compare(0, ns.size(), ns) == 0;
+        };
+        const auto next = units_.erase(it);
+        const bool others =
+            (next != units_.end() && in_ns(next->first)) || (next != units_.begin() && in_ns(std::prev(next)->first));
+        note_namespace(ns, others);
         return;
       }
       const bool is_new = it == units_.end() || it->second.object.metadata.uid != unit.metadata.uid;
@@ -514,7 +522,7 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
         fresh.object = std::move(unit);
         // The replaced unit's node (the hint) was erased with it.
         it = replaced ? units_.emplace(key, std::move(fresh)).first : units_.emplace_hint(hint, key, std::move(fresh));
-        note_namespace(it->second.object.metadata.namespace_);
+        note_namespace(it->second.object.metadata.namespace_, true);
         // A unit first seen enters its phase; in a relist only if it was created while koordq
         // was not watching (§15.4).
         if (!relisting_units_ || !relist_cutoff_ || created > *relist_cutoff_) {

@@ -169,10 +169,8 @@ void Scheduler::count_phase(const UnitState& u, Phase phase) {
 }
 
 // A namespace gained or lost a unit: track since when it has none (§15.4).
-void Scheduler::note_namespace(const std::string& ns) {
-  const auto it = units_.lower_bound(ns + "/");
-  const bool any = it != units_.end() && it->first.compare(0, ns.size() + 1, ns + "/") == 0;
-  if (any) {
+void Scheduler::note_namespace(const std::string& ns, bool has_units) {
+  if (has_units) {
     metrics_.namespace_empty_since.erase(ns);
   } else {
     metrics_.namespace_empty_since.try_emplace(ns, now_);

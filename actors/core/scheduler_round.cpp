@@ -199,7 +199,7 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
       default:
         break;
     }
-    if (q != nullptr) retime_queue(ref.queue);
+    if (q != nullptr) retime_queue(*q, ref.queue);
     refresh_unit(u, key, false);
   }
 }

@@ -12,14 +12,15 @@
 namespace koordq::actors {
 namespace {
 
-// The newest snapshot at or before `seq`, restored under `config` (nullptr: under the
-// configuration it was folded under): std::nullopt when there is none, an error saying why the one
-// found is not used. `found_seq` is its seq (0 when it could not be read).
-Result<std::optional<RestoredState>> snapshot_at_or_before(journal::JournalReader& reader, uint64_t seq,
-                                                           const DecisionConfig* config,
-                                                           const Result<std::string>& uuid, uint64_t& found_seq) {
+using FoundSnapshot = Result<std::optional<std::pair<uint64_t, std::string>>>;
+
+// A snapshot read from the journal (`found`: the newest at or before some seq), restored under
+// `config` (nullptr: under the configuration it was folded under): std::nullopt when there is
+// none, an error saying why the one found is not used. `found_seq` is its seq (0 when it could
+// not be read).
+Result<std::optional<RestoredState>> restore_snapshot(FoundSnapshot found, const DecisionConfig* config,
+                                                      const Result<std::string>& uuid, uint64_t& found_seq) {
   found_seq = 0;
-  auto found = reader.latest_snapshot_at_or_before(seq);
   if (!found.ok()) return make_error("cannot be read: " + found.message());
   if (!found->has_value()) return std::optional<RestoredState>();
   found_seq = (*found)->first;
@@ -34,14 +35,14 @@ Result<std::optional<RestoredState>> snapshot_at_or_before(journal::JournalReade
   return std::optional<RestoredState>(std::move(restored).value());
 }
 
-// The newest snapshot at or before `target_seq` that restores under `config`. The newest is found
-// by one seek; only when it is not usable are the others listed (which reads every snapshot) and
-// tried from the newest down.
+// The newest snapshot at or before `target_seq` that restores under `config`; `newest` is that
+// snapshot as read by the caller's one seek. Only when it is not usable are the others listed
+// (which reads every snapshot) and tried from the newest down.
 std::optional<RestoredState> newest_usable_snapshot(journal::JournalReader& reader, uint64_t target_seq,
-                                                    const DecisionConfig* config) {
+                                                    const DecisionConfig* config, FoundSnapshot newest_found) {
   const auto uuid = reader.uuid();
   uint64_t newest = 0;
-  auto restored = snapshot_at_or_before(reader, target_seq, config, uuid, newest);
+  auto restored = restore_snapshot(std::move(newest_found), config, uuid, newest);
   if (restored.ok()) return std::move(*restored);
   KQ_LOG_WARNING("snapshot at seq {} is not used, trying an older one: {}",
                  newest == 0 ? std::string("at or before ") + std::to_string(target_seq) : std::to_string(newest),
@@ -53,7 +54,7 @@ std::optional<RestoredState> newest_usable_snapshot(journal::JournalReader& read
   std::sort(seqs.rbegin(), seqs.rend());
   for (const uint64_t seq : seqs) {
     uint64_t found = 0;
-    auto older = snapshot_at_or_before(reader, seq, config, uuid, found);
+    auto older = restore_snapshot(reader.latest_snapshot_at_or_before(seq), config, uuid, found);
     if (older.ok() && older->has_value() && found == seq) return std::move(*older);
     if (!older.ok()) KQ_LOG_WARNING("snapshot at seq {} is not used, trying an older one: {}", seq, older.message());
   }
@@ -66,13 +67,14 @@ Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t
                                         const DecisionConfig& config) {
   RestoredScheduler out;
   out.scheduler = Scheduler(config);
-  // The records after the newest snapshot are read while it is decoded; should it not be usable,
-  // the reading starts again after the one that is.
-  uint64_t newest = 0;
-  if (auto seq = reader.latest_snapshot_seq_at_or_before(target_seq); seq.ok() && seq->has_value()) newest = **seq;
+  // The newest snapshot is read once (its seek reads the whole value); the records after it are
+  // read while it is decoded. Should it not be usable, the reading starts again after the one
+  // that is.
+  FoundSnapshot found = reader.latest_snapshot_at_or_before(target_seq);
+  const uint64_t newest = found.ok() && found->has_value() ? (*found)->first : 0;
   std::optional<journal::ReadAhead<PreparedRecord>> cursor;
   if (newest < target_seq) cursor.emplace(reader.cursor(newest + 1, target_seq), prepare_record, defer_record);
-  if (auto snapshot = newest_usable_snapshot(reader, target_seq, &config)) {
+  if (auto snapshot = newest_usable_snapshot(reader, target_seq, &config, std::move(found))) {
     out.scheduler = std::move(snapshot->scheduler);
     out.seq = snapshot->seq;
     out.snapshot_seq = out.seq;
@@ -99,7 +101,7 @@ Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t
 }
 
 std::optional<RestoredState> newest_snapshot(journal::JournalReader& reader, uint64_t target_seq) {
-  return newest_usable_snapshot(reader, target_seq, nullptr);
+  return newest_usable_snapshot(reader, target_seq, nullptr, reader.latest_snapshot_at_or_before(target_seq));
 }
 
 Status write_state_snapshot(journal::Journal& journal, const Scheduler& scheduler, uint64_t seq, int64_t time,

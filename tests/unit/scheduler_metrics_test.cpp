@@ -179,6 +179,30 @@ TEST(SchedulerMetrics, namespace_series_go_after_five_minutes_without_units) {
   EXPECT_EQ(coming(d.s, "other", "PyTorchJob", "Enqueued"), 2u);
 }
 
+// A namespace is empty only when its last unit goes, whatever the namespaces ordered around it
+// ("team-a" < "team" < "teamb" as unit keys) and wherever the deleted unit sits among its own.
+TEST(SchedulerMetrics, a_namespace_is_empty_only_when_its_last_unit_goes) {
+  SchedulerDriver d;
+  d.input(unlabelled("z", "team-a"));
+  d.input(unlabelled("a", "teamb"));
+  const auto first = unlabelled("a", "team"), middle = unlabelled("m", "team"), last = unlabelled("z", "team");
+  d.input(first);
+  d.input(middle);
+  d.input(last);
+  d.input(middle, true);  // units of the namespace on both sides
+  EXPECT_FALSE(d.s.metrics().namespace_empty_since.count("team"));
+  d.input(first, true);  // the namespace's other unit after it, "team-a"'s before it
+  EXPECT_FALSE(d.s.metrics().namespace_empty_since.count("team"));
+  d.input(unlabelled("b", "team"));
+  d.input(last, true);  // the namespace's other unit before it, "teamb"'s after it
+  EXPECT_FALSE(d.s.metrics().namespace_empty_since.count("team"));
+  const int64_t gone = d.time;
+  d.input(unlabelled("b", "team"), true);
+  EXPECT_EQ(d.s.metrics().namespace_empty_since.at("team"), gone);
+  EXPECT_FALSE(d.s.metrics().namespace_empty_since.count("team-a"));
+  EXPECT_FALSE(d.s.metrics().namespace_empty_since.count("teamb"));
+}
+
 TEST(SchedulerMetrics, objects_first_seen_in_a_relist_count_only_when_created_after_the_journals_last_record) {
   struct Row {
     const char* what;
