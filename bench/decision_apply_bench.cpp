@@ -110,9 +110,9 @@ void BM_ApplyRecords(benchmark::State& state) {
       });
 }
 
-// The folding core's share when the watched objects arrive decoded, as they do live (ingest decodes
-// the JSON; the router applies the object) and in a replay (the reading thread decodes them ahead,
-// journal::ReadAhead): prepare_record runs untimed, apply_prepared is timed.
+// The folding core's share when the records arrive decoded, as in a replay (the reading thread
+// decodes them ahead, journal::ReadAhead) and, for watched objects, live (ingest decodes the
+// JSON; the router applies the object): prepare_record runs untimed, apply_prepared is timed.
 void BM_ApplyPreparedRecords(benchmark::State& state) {
   time_folds(
       state,

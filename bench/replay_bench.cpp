@@ -1,7 +1,7 @@
 // `koordq replay` throughput (BENCHMARKS.md, Replay): a full replay (every record folded from
 // seq 1, no snapshot) and a full --verify, next to a raw scan of the same journal through the
 // JournalReader cursor (read + parse every record, touch its kind), in the same run, and the
-// reading thread's share of the replay alone (the scan plus the watched objects decoded).
+// reading thread's share of the replay alone (the scan plus every record decoded).
 // And time travel (behaviour.md §18): the state at random revisions rebuilt from the newest
 // snapshot before each, as an `asOf` miss does, with its latency percentiles, next to the raw scan
 // of the same records after the same snapshots.
@@ -57,7 +57,7 @@ void BM_RawCursorScan(benchmark::State& state) {
 }
 
 // The reading thread's share of a full replay: the raw scan plus what actors::prepare_record
-// decodes ahead of the fold (each watch record's object), on one thread, nothing applied.
+// decodes ahead of the fold (every record's content), on one thread, nothing applied.
 void BM_PreparedScan(benchmark::State& state) {
   uint64_t records = 0;
   for (auto _ : state) {

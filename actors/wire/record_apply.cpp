@@ -123,7 +123,6 @@ Status apply_record(Scheduler& scheduler, const journal::StoredRecord& record) {
 }
 
 Result<PreparedRecord> prepare_record(journal::StoredRecord record) {
-  if (record.kind() != journal::RecordKind::kWatch) return PreparedRecord{std::move(record), nullptr};
   Result<Effect> effect = decode_guarded(record);
   if (!effect.ok()) return make_error("record " + std::to_string(record.seq()) + ": " + effect.message());
   return PreparedRecord{std::move(record), std::move(effect).value()};

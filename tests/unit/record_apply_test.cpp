@@ -189,9 +189,12 @@ TEST(RecordApply, a_prepared_record_fails_as_the_record_does_and_then_changes_no
   d.target = actors::QueueRef{"team-a"};
   auto round = actors::make_round_body(1, {d});
   round->record().getBody().getRound().getDecisions()[0].setKind(static_cast<wire::Decision::Kind>(99));
-  auto prepared = actors::prepare_record(chain.append(*round, kStart + kSec));  // decoded when applied
-  ASSERT_TRUE(prepared.ok());
-  EXPECT_EQ(actors::apply_prepared(s, *prepared).message(), "record 3: decision 0: unknown decision kind 99");
+  const auto bad_round = chain.append(*round, kStart + kSec);
+  const auto copy = [&] { return journal::StoredRecord::parse(bad_round.stored_value()).value(); };
+  EXPECT_EQ(actors::prepare_record(copy()).message(), "record 3: decision 0: unknown decision kind 99");
+  auto deferred = actors::defer_record(copy());  // decoded when applied
+  ASSERT_TRUE(deferred.ok());
+  EXPECT_EQ(actors::apply_prepared(s, *deferred).message(), "record 3: decision 0: unknown decision kind 99");
   EXPECT_EQ(s.now(), kStart);
   EXPECT_TRUE(s.units().empty());
 }
