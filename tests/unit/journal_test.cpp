@@ -308,5 +308,30 @@ TEST(Journal, checkpoint_copies_a_journal_that_opens_and_verifies) {
   EXPECT_EQ(copy->uuid(), j->uuid());
 }
 
+// Snapshots of real size, larger than any block: a checkpoint and a reader in another process
+// find and read them as they were written.
+TEST(Journal, large_snapshots_survive_a_checkpoint_and_read_from_another_process) {
+  testing::TempDir dir;
+  auto j = open_journal(dir / "live");
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(append_and_wait(j->writer(), tick_body()).ok());
+  std::string big(256 << 10, '\0');
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>((i * 131) ^ (i >> 9));
+  ASSERT_TRUE(j->put_snapshot(10, big).ok());
+  ASSERT_TRUE(j->put_snapshot(20, big.substr(0, 100 << 10)).ok());
+  ASSERT_TRUE(j->checkpoint(dir / "copy").ok());
+
+  auto copy = open_journal(dir / "copy", CorruptionPolicy::kFail);
+  auto found = copy->reader().latest_snapshot_at_or_before(19);
+  ASSERT_TRUE(found.ok() && found->has_value()) << found.message();
+  EXPECT_EQ((*found)->first, 10u);
+  EXPECT_TRUE((*found)->second == big);
+  auto other = JournalReader::open_secondary(dir / "live");
+  ASSERT_TRUE(other.ok()) << other.message();
+  auto newest = (*other)->latest_snapshot_at_or_before(100);
+  ASSERT_TRUE(newest.ok() && newest->has_value()) << newest.message();
+  EXPECT_EQ((*newest)->first, 20u);
+  EXPECT_TRUE((*newest)->second == big.substr(0, 100 << 10));
+}
+
 }  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::journal
