@@ -35,8 +35,8 @@ Result<std::optional<RestoredState>> restore_snapshot(FoundSnapshot found, const
   return std::optional<RestoredState>(std::move(restored).value());
 }
 
-// The newest snapshot at or before `target_seq` that restores under `config`; `newest` is that
-// snapshot as read by the caller's one seek. Only when it is not usable are the others listed
+// The newest snapshot at or before `target_seq` that restores under `config`; `newest_found` is
+// the newest one as the caller's one seek read it. Only when it is not usable are the others listed
 // (which reads every snapshot) and tried from the newest down.
 std::optional<RestoredState> newest_usable_snapshot(journal::JournalReader& reader, uint64_t target_seq,
                                                     const DecisionConfig* config, FoundSnapshot newest_found) {
