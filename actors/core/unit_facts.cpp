@@ -81,8 +81,12 @@ bool is_terminal(Phase phase) {
 }
 
 std::string quota_name_of(const schema::QueueUnit& unit) {
-  if (const auto* q = label(unit, "quota.scheduling.koordinator.sh/name"); q != nullptr && !q->empty()) return *q;
-  if (const auto* q = label(unit, "alibabacloud.com/quota-name"); q != nullptr && !q->empty()) return *q;
+  // Built once: every refresh of every unit looks these up, and a key built from the literal at
+  // each call is an allocation (longer than the inline capacity of a std::string).
+  static const std::string kQuotaName = "quota.scheduling.koordinator.sh/name";
+  static const std::string kAlibabaQuotaName = "alibabacloud.com/quota-name";
+  if (const auto* q = label(unit, kQuotaName); q != nullptr && !q->empty()) return *q;
+  if (const auto* q = label(unit, kAlibabaQuotaName); q != nullptr && !q->empty()) return *q;
   return {};
 }
 
