@@ -20,7 +20,7 @@ Status apply_record(Scheduler& scheduler, const journal::StoredRecord& record);
 // apply_record in two halves, so that decoding a record, which needs no state, can run on the
 // thread reading the journal ahead of the fold (journal::ReadAhead, which leaves it to the fold,
 // defer_record, when it falls behind). Every kind is decoded ahead: on a journal whose rounds
-// carry many decisions this made a full replay 1.4x and a time-travel restore 1.25x faster, and
+// carry many decisions this made a full replay 1.4x and a time-travel restore 1.1-1.2x faster, and
 // it changed nothing measurable on the simulator's journal (BENCHMARKS.md, Replay, "Time travel on
 // the 10M-record journal; every record decoded ahead").
 struct PreparedRecord {
