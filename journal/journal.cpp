@@ -222,6 +222,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
       if (auto s = j->put_meta(kMetaUnitIndexFrom, std::to_string(head.seq + 1)); !s.ok()) return s.error();
     }
   }
+  if (auto s = j->index_snapshots(); !s.ok()) return s.error();
 
   if (options.clock == nullptr) j->owned_clock_ = std::make_unique<RecordClock>();
   RecordClock& clock = options.clock ? *options.clock : *j->owned_clock_;
@@ -249,6 +250,17 @@ Journal::~Journal() {
 Status Journal::put_snapshot(uint64_t seq, const std::string& bytes) {
   rocksdb::WriteBatch batch;
   batch.Put(store_->snapshot(), seq_key(seq), bytes);
+  batch.Put(store_->meta(), snapshot_index_key(seq), "");
+  return store_->write(batch, true);
+}
+
+Status Journal::index_snapshots() {
+  auto indexed = reader_->meta(kMetaSnapshotsIndexed);
+  if (!indexed.ok()) return indexed.error();
+  if (indexed->has_value()) return ok_status();
+  rocksdb::WriteBatch batch;
+  for (const auto& snapshot : reader_->snapshots()) batch.Put(store_->meta(), snapshot_index_key(snapshot.seq), "");
+  batch.Put(store_->meta(), kMetaSnapshotsIndexed, "1");
   return store_->write(batch, true);
 }
 

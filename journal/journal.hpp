@@ -66,6 +66,8 @@ class Journal {
 
  private:
   Journal() = default;
+  // Puts every snapshot into the key-only snapshot index once (a journal written before it).
+  Status index_snapshots();
   std::filesystem::path dir_;
   std::string uuid_;
   OpenReport report_;

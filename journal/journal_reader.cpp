@@ -131,20 +131,18 @@ std::vector<SnapshotEntry> JournalReader::snapshots() {
   return out;
 }
 
-Result<std::optional<std::pair<uint64_t, std::string>>> JournalReader::latest_snapshot_at_or_before(uint64_t seq) {
-  using Found = std::optional<std::pair<uint64_t, std::string>>;
-  std::unique_ptr<rocksdb::Iterator> it(store_.db().NewIterator(rocksdb::ReadOptions(), store_.snapshot()));
-  it->SeekForPrev(seq_key(seq));
+Result<std::optional<uint64_t>> JournalReader::indexed_snapshot_seq_at_or_before(uint64_t seq) {
+  std::unique_ptr<rocksdb::Iterator> it(store_.db().NewIterator(rocksdb::ReadOptions(), store_.meta()));
+  it->SeekForPrev(snapshot_index_key(seq));
   if (!it->Valid()) {
-    if (!it->status().ok()) return rocks_error("snapshot read failed", it->status());
-    return Found{};
+    if (!it->status().ok()) return rocks_error("snapshot index read failed", it->status());
+    return std::optional<uint64_t>();
   }
-  const auto found = decode_seq_key(std::string_view(it->key().data(), it->key().size()));
-  if (!found) return make_error("malformed snapshot key");
-  return Found{std::make_pair(*found, it->value().ToString())};
+  // A key before the index's range (another meta key) means nothing is indexed that old.
+  return decode_snapshot_index_key(std::string_view(it->key().data(), it->key().size()));
 }
 
-Result<std::optional<uint64_t>> JournalReader::latest_snapshot_seq_at_or_before(uint64_t seq) {
+Result<std::optional<uint64_t>> JournalReader::searched_snapshot_seq_at_or_before(uint64_t seq, std::string* value) {
   std::unique_ptr<rocksdb::Iterator> it(store_.db().NewIterator(rocksdb::ReadOptions(), store_.snapshot()));
   it->SeekForPrev(seq_key(seq));
   if (!it->Valid()) {
@@ -153,7 +151,33 @@ Result<std::optional<uint64_t>> JournalReader::latest_snapshot_seq_at_or_before(
   }
   const auto found = decode_seq_key(std::string_view(it->key().data(), it->key().size()));
   if (!found) return make_error("malformed snapshot key");
+  if (value != nullptr) value->assign(it->value().data(), it->value().size());
   return std::optional<uint64_t>(*found);
+}
+
+// The index answers for every snapshot written since it exists, and those are newer than any
+// written before it; a journal without it, or a seq older than everything indexed, falls back to
+// searching the snapshots themselves.
+Result<std::optional<std::pair<uint64_t, std::string>>> JournalReader::latest_snapshot_at_or_before(uint64_t seq) {
+  using Found = std::optional<std::pair<uint64_t, std::string>>;
+  auto indexed = indexed_snapshot_seq_at_or_before(seq);
+  if (!indexed.ok()) return indexed.error();
+  if (*indexed) {
+    auto value = store_.get(store_.snapshot(), seq_key(**indexed));
+    if (!value.ok()) return value.error();
+    if (*value) return Found{std::make_pair(**indexed, std::move(**value))};
+  }
+  std::string bytes;
+  auto searched = searched_snapshot_seq_at_or_before(seq, &bytes);
+  if (!searched.ok()) return searched.error();
+  if (!*searched) return Found{};
+  return Found{std::make_pair(**searched, std::move(bytes))};
+}
+
+Result<std::optional<uint64_t>> JournalReader::latest_snapshot_seq_at_or_before(uint64_t seq) {
+  auto indexed = indexed_snapshot_seq_at_or_before(seq);
+  if (!indexed.ok() || *indexed) return indexed;
+  return searched_snapshot_seq_at_or_before(seq, nullptr);
 }
 
 Status JournalReader::refresh() {

@@ -26,6 +26,9 @@ inline constexpr char kMetaVerified[] = "verified";   // "<seq> <hash hex>": cha
 inline constexpr char kMetaFirstSeq[] = "first_seq";  // oldest retained seq (retention)
 inline constexpr char kMetaAppliedSeq[] = "applied_seq";
 inline constexpr char kMetaResourceVersionPrefix[] = "rv/";
+// Present once every snapshot is in the key-only snapshot index (keys.hpp): a journal written
+// before the index gets it at its writer's next start.
+inline constexpr char kMetaSnapshotsIndexed[] = "snapshots_indexed";
 
 // Iterates records in seq order from a starting seq; reports a gap as an error.
 class RecordCursor {
@@ -81,6 +84,11 @@ class JournalReader {
   RocksStore& store() { return store_; }
 
  private:
+  // From the key-only index in `meta` (keys.hpp); std::nullopt when nothing that old is indexed.
+  Result<std::optional<uint64_t>> indexed_snapshot_seq_at_or_before(uint64_t seq);
+  // From the `snapshot` family itself; copies the snapshot's bytes into `value` when given.
+  Result<std::optional<uint64_t>> searched_snapshot_seq_at_or_before(uint64_t seq, std::string* value);
+
   RocksStore& store_;
   std::unique_ptr<RocksStore> owned_;
   std::filesystem::path scratch_;

@@ -29,6 +29,19 @@ std::optional<uint64_t> decode_seq_key(std::string_view key) {
   return get_be64(key);
 }
 
+std::string snapshot_index_key(uint64_t seq) {
+  std::string key;
+  key.reserve(kSnapshotIndexPrefix.size() + 8);
+  key.append(kSnapshotIndexPrefix);
+  put_be64(key, seq);
+  return key;
+}
+
+std::optional<uint64_t> decode_snapshot_index_key(std::string_view key) {
+  if (!key.starts_with(kSnapshotIndexPrefix)) return std::nullopt;
+  return decode_seq_key(key.substr(kSnapshotIndexPrefix.size()));
+}
+
 std::string time_key(int64_t unix_nanos, uint64_t seq) {
   std::string key;
   key.reserve(16);

@@ -71,16 +71,19 @@ Result<RetentionResult> apply_retention(Journal& journal, const RetentionPolicy&
   std::vector<uint64_t> seqs;
   for (const auto& s : snapshots) seqs.push_back(s.seq);
   std::sort(seqs.rbegin(), seqs.rend());
+  auto drop_snapshot = [&](uint64_t s) {
+    batch.Delete(journal.store().snapshot(), seq_key(s));
+    batch.Delete(journal.store().meta(), snapshot_index_key(s));
+    ++result.dropped_snapshots;
+  };
   for (size_t i = 0; i < seqs.size(); ++i) {
     const uint64_t s = seqs[i];
     const bool newest = i < policy.keep_snapshots;
     const bool needed_for_oldest = s == cut_snapshot;
     if (!newest && !needed_for_oldest) {
-      batch.Delete(journal.store().snapshot(), seq_key(s));
-      ++result.dropped_snapshots;
+      drop_snapshot(s);
     } else if (s + 1 < new_first && !needed_for_oldest) {
-      batch.Delete(journal.store().snapshot(), seq_key(s));  // older than anything retained
-      ++result.dropped_snapshots;
+      drop_snapshot(s);  // older than anything retained
     }
   }
   if (batch.Count() == 0) return result;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "journal/keys.hpp"
 #include "journal/retention.hpp"
 #include "journal/verify.hpp"
 #include "tests/support/journal_records.hpp"
@@ -97,6 +98,12 @@ TEST(JournalRetention, keeps_the_newest_snapshots_and_the_one_the_oldest_revisio
   std::vector<uint64_t> left;
   for (const auto& s : j->reader().snapshots()) left.push_back(s.seq);
   EXPECT_EQ(left, (std::vector<uint64_t>{2, 8}));
+  // The key-only index loses the dropped snapshots with them.
+  for (uint64_t s : {2, 4, 6, 8}) {
+    auto v = j->reader().meta(snapshot_index_key(s));
+    ASSERT_TRUE(v.ok());
+    EXPECT_EQ(v->has_value(), s == 2 || s == 8) << "snapshot " << s;
+  }
 }
 
 }  // namespace KOORDQ_TEST_LOCAL

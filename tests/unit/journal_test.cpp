@@ -169,6 +169,57 @@ TEST(Journal, snapshots_are_found_at_or_before_a_seq) {
   EXPECT_EQ(j->reader().snapshots().size(), 2u);
 }
 
+// A snapshot put straight into the `snapshot` family, as a koordq without the snapshot index wrote it.
+void put_unindexed_snapshot(Journal& j, uint64_t seq, const std::string& bytes) {
+  ASSERT_TRUE(j.store().db().Put(rocksdb::WriteOptions(), j.store().snapshot(), seq_key(seq), bytes).ok());
+}
+
+bool indexed(Journal& j, uint64_t seq) {
+  auto v = j.reader().meta(snapshot_index_key(seq));
+  return v.ok() && v->has_value();
+}
+
+TEST(Journal, snapshots_older_than_the_index_are_found_and_indexed_at_the_next_start) {
+  testing::TempDir dir;
+  {
+    auto j = open_journal(dir.path());
+    put_unindexed_snapshot(*j, 10, "ten");
+    ASSERT_TRUE(j->put_snapshot(20, "twenty").ok());
+    EXPECT_FALSE(indexed(*j, 10));
+    EXPECT_TRUE(indexed(*j, 20));
+    // Older than everything indexed: found in the snapshots themselves.
+    auto s = j->reader().latest_snapshot_at_or_before(15);
+    ASSERT_TRUE(s.ok() && s->has_value());
+    EXPECT_EQ((*s)->first, 10u);
+    EXPECT_EQ((*s)->second, "ten");
+    auto seq = j->reader().latest_snapshot_seq_at_or_before(15);
+    ASSERT_TRUE(seq.ok() && seq->has_value());
+    EXPECT_EQ(**seq, 10u);
+    s = j->reader().latest_snapshot_at_or_before(25);
+    ASSERT_TRUE(s.ok() && s->has_value());
+    EXPECT_EQ((*s)->first, 20u);
+    EXPECT_EQ((*s)->second, "twenty");
+    // A journal from before the index: its writer indexes every snapshot when it starts again.
+    ASSERT_TRUE(j->store().db().Delete(rocksdb::WriteOptions(), j->store().meta(), kMetaSnapshotsIndexed).ok());
+  }
+  auto j = open_journal(dir.path());
+  EXPECT_TRUE(indexed(*j, 10));
+  EXPECT_TRUE(indexed(*j, 20));
+}
+
+TEST(Journal, an_indexed_snapshot_that_is_gone_falls_back_to_the_older_one) {
+  testing::TempDir dir;
+  auto j = open_journal(dir.path());
+  ASSERT_TRUE(j->put_snapshot(10, "ten").ok());
+  ASSERT_TRUE(j->put_snapshot(20, "twenty").ok());
+  // Deleted by a koordq that did not know the index.
+  ASSERT_TRUE(j->store().db().Delete(rocksdb::WriteOptions(), j->store().snapshot(), seq_key(20)).ok());
+  auto s = j->reader().latest_snapshot_at_or_before(25);
+  ASSERT_TRUE(s.ok() && s->has_value());
+  EXPECT_EQ((*s)->first, 10u);
+  EXPECT_EQ((*s)->second, "ten");
+}
+
 // Writes 5 records, then lets `tamper` change the database behind the journal's back.
 void write_then_tamper(const std::filesystem::path& dir, const std::function<void(RocksStore&)>& tamper) {
   {
