@@ -104,13 +104,15 @@ void BM_FullVerify(benchmark::State& state) {
   state.counters["rounds"] = static_cast<double>(rounds);
 }
 
-// The same revisions for both time-travel rows: uniform over the journal, a fixed seed.
+// The same revisions for both time-travel rows: uniform over the journal, a fixed seed; 200, or
+// KOORDQ_BENCH_TRAVEL_TARGETS of them (fewer for a run under valgrind).
 const std::vector<uint64_t>& travel_targets() {
   static const std::vector<uint64_t> targets = [] {
     std::mt19937_64 rng(42);
     const uint64_t first = reader().first_seq(), last = reader().last_seq();
     std::uniform_int_distribution<uint64_t> pick(first, last);
-    std::vector<uint64_t> out(200);
+    const char* count = std::getenv("KOORDQ_BENCH_TRAVEL_TARGETS");
+    std::vector<uint64_t> out(count != nullptr ? std::max(1, std::atoi(count)) : 200);
     for (uint64_t& t : out) t = pick(rng);
     return out;
   }();

@@ -28,18 +28,27 @@ int64_t saturating_multiply(int64_t a, int64_t b) {
   return product;
 }
 
-int64_t amount_of(const ResourceVector& vector, const std::string& resource) {
-  const auto it = vector.find(resource);
-  return it == vector.end() ? 0 : it->second;
+// Vectors hold positive amounts only: an amount of 0 is absent, and nothing goes below 0.
+// Sets vector[resource] to change(its amount, 0 when absent) with one search.
+template <class Change>
+void update(ResourceVector& vector, const std::string& resource, Change change) {
+  const auto it = vector.lower_bound(resource);
+  const bool present = it != vector.end() && it->first == resource;
+  const int64_t amount = change(present ? it->second : 0);
+  if (amount > 0) {
+    if (present) {
+      it->second = amount;
+    } else {
+      vector.emplace_hint(it, resource, amount);
+    }
+  } else if (present) {
+    vector.erase(it);
+  }
 }
 
-// Vectors hold positive amounts only: an amount of 0 is absent, and nothing goes below 0.
-void store(ResourceVector& vector, const std::string& resource, int64_t amount) {
-  if (amount > 0) {
-    vector.insert_or_assign(resource, amount);
-  } else {
-    vector.erase(resource);
-  }
+// Appends in key order to a vector being built from another map's entries.
+void append(ResourceVector& vector, const std::string& resource, int64_t amount) {
+  if (amount > 0) vector.emplace_hint(vector.end(), resource, amount);
 }
 
 }  // namespace
@@ -52,25 +61,27 @@ ResourceVector to_vector(const ResourceList& list, std::map<std::string, std::st
       if (unparsable != nullptr) unparsable->insert_or_assign(resource, quantity.message());
       continue;
     }
-    store(vector, resource, quantity->to_internal(resource));
+    append(vector, resource, quantity->to_internal(resource));
   }
   return vector;
 }
 
 void add_to(ResourceVector& into, const ResourceVector& other) {
-  for (const auto& [resource, amount] : other) store(into, resource, saturating_add(amount_of(into, resource), amount));
+  for (const auto& [resource, amount] : other) {
+    update(into, resource, [amount](int64_t now) { return saturating_add(now, amount); });
+  }
 }
 
 void subtract_from(ResourceVector& from, const ResourceVector& other) {
   for (const auto& [resource, amount] : other) {
-    store(from, resource, saturating_subtract(amount_of(from, resource), amount));
+    update(from, resource, [amount](int64_t now) { return saturating_subtract(now, amount); });
   }
 }
 
 ResourceVector scaled(const ResourceVector& per_replica, int64_t replicas) {
   ResourceVector vector;
   if (replicas <= 0) return vector;
-  for (const auto& [resource, amount] : per_replica) store(vector, resource, saturating_multiply(amount, replicas));
+  for (const auto& [resource, amount] : per_replica) append(vector, resource, saturating_multiply(amount, replicas));
   return vector;
 }
 

@@ -219,6 +219,8 @@ class Scheduler {
   // A `relist` record's begin or end for one watched resource.
   void apply_relist(schema::ObjectKind resource, bool begin);
   void apply_round(uint64_t round_seq, const std::vector<Decision>& decisions);
+  // The same, moving what it keeps out of the decisions.
+  void apply_round(uint64_t round_seq, std::vector<Decision>&& decisions);
 
   // The decisions of one round at the current time (leader only): the trees' decisions in
   // tree-name order, then the unmapped units'. Equal to composing the three parts below, which
@@ -259,6 +261,8 @@ class Scheduler {
   const std::set<std::string>& execution_limited() const { return execution_limited_; }
 
  private:
+  template <class Decisions>
+  void apply_decisions(uint64_t round_seq, Decisions& decisions);
   void refresh_unit(const std::string& key, bool spec_changed);
   // The same, for a unit already in hand (`u` is units_[key]): no second search by key.
   void refresh_unit(UnitState& u, const std::string& key, bool spec_changed);

@@ -1,6 +1,7 @@
 // Scheduler: applying a round record. Decisions take effect here, live and on replay alike
 // (design.md §3): reservations, phase changes, backoff, cursors, blocks, preemption rounds.
 #include <algorithm>
+#include <type_traits>
 
 #include "actors/core/scheduler.hpp"
 #include "actors/core/status_change.hpp"
@@ -40,8 +41,20 @@ int64_t backoff_nanos(const DecisionConfig& c, int64_t failures) {
 }  // namespace
 
 void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& decisions) {
+  apply_decisions(round_seq, decisions);
+}
+
+void Scheduler::apply_round(uint64_t round_seq, std::vector<Decision>&& decisions) {
+  apply_decisions(round_seq, decisions);
+}
+
+// `Decisions` is a const or a mutable vector: the queue writes a Queue keeps (queueItemDetails,
+// usage annotations: maps of strings) are moved out of a vector the caller gave away.
+template <class Decisions>
+void Scheduler::apply_decisions(uint64_t round_seq, Decisions& decisions) {
+  constexpr bool kOwned = !std::is_const_v<Decisions>;
   for (uint32_t index = 0; index < decisions.size(); ++index) {
-    const Decision& d = decisions[index];
+    auto& d = decisions[index];
     if (const auto* qref = std::get_if<QueueRef>(&d.target)) {
       if (d.kind == DecisionKind::kQueueCreate || d.kind == DecisionKind::kQueuePatch ||
           d.kind == DecisionKind::kQueueDelete) {
@@ -76,8 +89,12 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
           break;
         case DecisionKind::kPublishQueueItems:
           if (d.queue_write) {
-            if (const auto* details = std::get_if<schema::QueueItemDetails>(&*d.queue_write)) {
-              q.last_published = *details;
+            if (auto* details = std::get_if<schema::QueueItemDetails>(&*d.queue_write)) {
+              if constexpr (kOwned) {
+                q.last_published = std::move(*details);
+              } else {
+                q.last_published = *details;
+              }
             }
           }
           q.next_publish = now_ + q.settings.refresh_interval_nanos;
@@ -85,7 +102,13 @@ void Scheduler::apply_round(uint64_t round_seq, const std::vector<Decision>& dec
           break;
         case DecisionKind::kQueueUsageAnnotations:
           if (d.queue_write) {
-            if (const auto* usage = std::get_if<UsageAnnotations>(&*d.queue_write)) q.usage_written = *usage;
+            if (auto* usage = std::get_if<UsageAnnotations>(&*d.queue_write)) {
+              if constexpr (kOwned) {
+                q.usage_written = std::move(*usage);
+              } else {
+                q.usage_written = *usage;
+              }
+            }
           }
           q.usage_next = now_ + kSecond;  // at most once per second per Queue (§14.3)
           q.usage_seq = round_seq;

@@ -40,10 +40,33 @@ schema::ResourceVector per_replica_of(const std::vector<schema::ContainerResourc
 }  // namespace
 
 Phase effective_phase(std::string_view phase) {
-  for (const auto& [name, value] : kPhases) {
-    if (name == phase) return value;
+  // By length first: every refresh of a unit reads its phase several times.
+  const auto is = [&](std::string_view name, Phase value) { return phase == name ? value : Phase::kSchedFailed; };
+  switch (phase.size()) {
+    case 0:
+      return Phase::kEnqueued;
+    case 6:
+      return is("Failed", Phase::kFailed);
+    case 7:
+      return phase[0] == 'R' ? is("Running", Phase::kRunning) : is("Succeed", Phase::kSucceed);
+    case 8:
+      switch (phase[0]) {
+        case 'E':
+          return is("Enqueued", Phase::kEnqueued);
+        case 'R':
+          return is("Reserved", Phase::kReserved);
+        default:
+          return is("Dequeued", Phase::kDequeued);
+      }
+    case 10:
+      return is("SchedReady", Phase::kSchedReady);
+    case 12:
+      return is("SchedSucceed", Phase::kSchedSucceed);
+    case 14:
+      return is("TimeoutBackoff", Phase::kTimeoutBackoff);
+    default:
+      return Phase::kSchedFailed;  // "SchedFailed" and every unknown value
   }
-  return Phase::kSchedFailed;
 }
 
 bool is_known_phase(std::string_view phase) {

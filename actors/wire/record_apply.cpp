@@ -83,8 +83,9 @@ Result<Effect> decode(const journal::StoredRecord& record) {
     case journal::RecordKind::kRound: {
       auto decisions = read_round(body.getRound());
       if (!decisions.ok()) return decisions.error();
-      return Effect([seq = record.seq(), decisions = std::move(decisions).value()](Scheduler& s) {
-        s.apply_round(seq, decisions);
+      // An effect runs once: what the state keeps of the decisions moves into it.
+      return Effect([seq = record.seq(), decisions = std::move(decisions).value()](Scheduler& s) mutable {
+        s.apply_round(seq, std::move(decisions));
       });
     }
     case journal::RecordKind::kOutcome: {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -307,6 +308,15 @@ TEST(ResourceVectorArithmetic, add_sums_per_resource_and_saturates) {
   ResourceVector into{{"cpu", 500}, {"memory", kMax - 1}};
   add_to(into, {{"cpu", 250}, {"memory", 5}, {"pods", 1}});
   EXPECT_EQ(into, (ResourceVector{{"cpu", 750}, {"memory", kMax}, {"pods", 1}}));
+  // New resources land in order before, between and after the present ones.
+  ResourceVector sparse{{"memory", 1}};
+  add_to(sparse, {{"cpu", 2}, {"ephemeral-storage", 3}, {"pods", 4}});
+  EXPECT_EQ(sparse, (ResourceVector{{"cpu", 2}, {"ephemeral-storage", 3}, {"memory", 1}, {"pods", 4}}));
+  EXPECT_EQ(std::vector<std::string>({"cpu", "ephemeral-storage", "memory", "pods"}), [&] {
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : sparse) keys.push_back(k);
+    return keys;
+  }());
 }
 
 TEST(ResourceVectorArithmetic, subtract_floors_at_zero_and_drops_zero_entries) {
