@@ -31,7 +31,11 @@ bool resource_version_reached(const std::string& observed, const std::string& wr
 }  // namespace
 
 std::string unit_key(const std::string& ns, const std::string& name) {
-  return ns + "/" + name;
+  std::string key;  // one allocation (`ns + "/" + name` may make two)
+  key.reserve(ns.size() + 1 + name.size());
+  key.append(ns).push_back('/');
+  key.append(name);
+  return key;
 }
 
 void Scheduler::advance_to(int64_t now) {
@@ -150,7 +154,7 @@ namespace {
 
 // What refresh_unit derives from a unit's object under one status.
 struct UnitFacts {
-  std::string quota;
+  const std::string* quota = nullptr;  // in the object's labels (quota_label_of)
   Phase phase = Phase::kEnqueued;
   bool holds = false;
   schema::ResourceVector charge;  // empty unless holds
@@ -163,7 +167,7 @@ struct UnitFacts {
 
 UnitFacts facts_of(const schema::QueueUnit& unit) {
   UnitFacts f;
-  f.quota = quota_name_of(unit);
+  f.quota = &quota_label_of(unit);
   f.phase = effective_phase(unit.status.phase);
   f.holds = holds_quota(unit);
   if (f.holds) f.charge = charge_of(unit);
@@ -196,8 +200,12 @@ void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_cha
   // The effective object is the observed one with the pending status, if any, in place of its own.
   UnitFacts effective = with_status(u.object, u.pending_status ? &*u.pending_status : nullptr, facts_of);
 
-  // The old values move out (no copies of the charge map and the strings per refresh).
-  const std::string old_quota = std::exchange(u.quota, std::move(effective.quota));
+  // The old values move out (no copies of the charge map and the strings per refresh); the
+  // quota is copied only when it changes.
+  std::string replaced_quota;
+  const bool quota_changed = u.quota != *effective.quota;
+  if (quota_changed) replaced_quota = std::exchange(u.quota, *effective.quota);
+  const std::string& old_quota = quota_changed ? replaced_quota : u.quota;
   const bool old_holds = u.holds;
   const schema::ResourceVector old_charge = std::exchange(u.charge, std::move(effective.charge));
   const bool old_waiting = u.waiting;
@@ -225,7 +233,7 @@ void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_cha
     return it == queues_.end() ? nullptr : &it->second;
   };
   QueueState* const new_q = u.quota.empty() ? nullptr : queue_named(u.quota);
-  QueueState* const old_q = old_quota == u.quota ? new_q : queue_named(old_quota);
+  QueueState* const old_q = quota_changed ? queue_named(old_quota) : new_q;
   const bool mapped = new_q != nullptr;
   u.waiting = mapped && effective.may_wait;
   OrderKey replaced_key;
@@ -238,25 +246,25 @@ void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_cha
   quotas_.recharge(old_quota, old_charge, old_holds, u.quota, u.charge, u.holds);
 
   // Queue membership.
-  const bool moved = old_quota != u.quota;
+  const bool moved = quota_changed;
   if (moved && old_q != nullptr) old_q->members.erase(key);
   if (mapped && (moved || !(u.indexed_in & kInMembers))) new_q->members.insert(key);
-  if (old_waiting && (!u.waiting || old_key != u.key || old_quota != u.quota)) {
+  if (old_waiting && (!u.waiting || old_key != u.key || quota_changed)) {
     if (old_q != nullptr) {
       old_q->waiting.erase(old_key);
       reset_cursor(*old_q);
-      if (old_q->blocked.count(old_quota) && (!u.waiting || old_quota != u.quota)) {
+      if (old_q->blocked.count(old_quota) && (!u.waiting || quota_changed)) {
         // A unit of a blocked quota left the queue: unblock, and let the blocker retry.
         if (auto b = units_.find(old_q->blocked.at(old_quota)); b != units_.end()) wake_backoff(b->second);
         old_q->blocked.erase(old_quota);
       }
     }
   }
-  if (u.waiting && (!old_waiting || old_key != u.key || old_quota != u.quota)) {
+  if (u.waiting && (!old_waiting || old_key != u.key || quota_changed)) {
     QueueState& q = *new_q;
     q.waiting.insert(u.key);
     reset_cursor(q);
-    if (!old_waiting || old_quota != u.quota) {
+    if (!old_waiting || quota_changed) {
       if (auto b = q.blocked.find(u.quota); b != q.blocked.end() && b->second != key) {
         if (auto bu = units_.find(b->second); bu != units_.end()) wake_backoff(bu->second);
         q.blocked.erase(b);

@@ -37,6 +37,20 @@ schema::ResourceVector per_replica_of(const std::vector<schema::ContainerResourc
   return sum;
 }
 
+// The per-replica amounts of the pod set `name` as pod_set_demands gives them (of several sets
+// with one name, the last); empty when the unit has no pod set of that name.
+schema::ResourceVector per_replica_of_pod_set(const schema::QueueUnit& unit, std::string_view name) {
+  if (unit.spec.pod_set.empty()) {
+    if (name != kDefaultPodSet) return {};
+    return schema::to_vector(unit.spec.request.empty() ? unit.spec.resource : unit.spec.request);
+  }
+  const schema::PodSet* found = nullptr;
+  for (const auto& ps : unit.spec.pod_set) {
+    if (ps.name == name) found = &ps;
+  }
+  return found == nullptr ? schema::ResourceVector{} : per_replica_of(found->containers);
+}
+
 }  // namespace
 
 Phase effective_phase(std::string_view phase) {
@@ -103,14 +117,19 @@ bool is_terminal(Phase phase) {
   return phase == Phase::kSucceed || phase == Phase::kFailed;
 }
 
-std::string quota_name_of(const schema::QueueUnit& unit) {
+const std::string& quota_label_of(const schema::QueueUnit& unit) {
   // Built once: every refresh of every unit looks these up, and a key built from the literal at
   // each call is an allocation (longer than the inline capacity of a std::string).
   static const std::string kQuotaName = "quota.scheduling.koordinator.sh/name";
   static const std::string kAlibabaQuotaName = "alibabacloud.com/quota-name";
+  static const std::string kNone;
   if (const auto* q = label(unit, kQuotaName); q != nullptr && !q->empty()) return *q;
   if (const auto* q = label(unit, kAlibabaQuotaName); q != nullptr && !q->empty()) return *q;
-  return {};
+  return kNone;
+}
+
+std::string quota_name_of(const schema::QueueUnit& unit) {
+  return quota_label_of(unit);
 }
 
 std::vector<PodSetDemand> pod_set_demands(const schema::QueueUnit& unit) {
@@ -161,20 +180,23 @@ bool holds_quota(const schema::QueueUnit& unit) {
 
 schema::ResourceVector charge_of(const schema::QueueUnit& unit) {
   if (unit.status.admissions.empty()) return schema::to_vector(unit.spec.resource);
-  const auto demands = pod_set_demands(unit);
   schema::ResourceVector total;
   for (const auto& a : unit.status.admissions) {
-    schema::ResourceVector by_replicas;
-    for (const auto& d : demands) {
-      if (d.name == a.name) by_replicas = schema::scaled(d.per_replica, a.replicas);
+    // Only the admitted pod set's amounts are built (not pod_set_demands of every set): every
+    // refresh of a unit holding quota computes its charge.
+    schema::ResourceVector larger =
+        a.replicas > 0 ? schema::scaled(per_replica_of_pod_set(unit, a.name), a.replicas) : schema::ResourceVector{};
+    if (a.resources) {
+      for (const auto& [r, v] : schema::to_vector(*a.resources)) {
+        auto& slot = larger[r];
+        slot = std::max(slot, v);
+      }
     }
-    const schema::ResourceVector reported = a.resources ? schema::to_vector(*a.resources) : schema::ResourceVector{};
-    schema::ResourceVector larger = by_replicas;
-    for (const auto& [r, v] : reported) {
-      auto& slot = larger[r];
-      slot = std::max(slot, v);
+    if (total.empty()) {
+      total = std::move(larger);
+    } else {
+      schema::add_to(total, larger);
     }
-    schema::add_to(total, larger);
   }
   return total;
 }

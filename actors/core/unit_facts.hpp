@@ -38,6 +38,8 @@ bool is_terminal(Phase phase);
 
 // §4: label quota.scheduling.koordinator.sh/name, else alibabacloud.com/quota-name, else "".
 std::string quota_name_of(const schema::QueueUnit& unit);
+// The same, without a copy: a reference into the unit's labels, or to an empty string.
+const std::string& quota_label_of(const schema::QueueUnit& unit);
 
 struct PodSetDemand {
   std::string name;

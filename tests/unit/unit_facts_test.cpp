@@ -1,5 +1,8 @@
-// behaviour.md §5.1: the effective phase of a status.phase value.
+// behaviour.md §5.1: the effective phase of a status.phase value; §5.2: the charge of a unit.
 #include "actors/core/unit_facts.hpp"
+
+#include <optional>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -25,6 +28,62 @@ TEST(UnitFacts, any_other_phase_value_is_sched_failed) {
     EXPECT_EQ(effective_phase(value), Phase::kSchedFailed) << value;
     EXPECT_FALSE(is_known_phase(value)) << value;
   }
+}
+
+schema::PodSet pod_set(const std::string& name, int64_t count, schema::ResourceList requests,
+                       schema::ResourceList limits = {}) {
+  schema::PodSet ps;
+  ps.name = name;
+  ps.count = count;
+  ps.containers.push_back({"main", std::move(requests), std::move(limits)});
+  return ps;
+}
+
+schema::Admission admission(const std::string& name, int64_t replicas,
+                            std::optional<schema::ResourceList> resources = std::nullopt) {
+  schema::Admission a;
+  a.name = name;
+  a.replicas = replicas;
+  a.resources = std::move(resources);
+  return a;
+}
+
+TEST(UnitFacts, a_unit_without_admissions_charges_its_resource) {
+  schema::QueueUnit u;
+  u.spec.resource = {{"cpu", "2"}, {"memory", "1Ki"}};
+  u.spec.request = {{"cpu", "9"}};
+  EXPECT_EQ(charge_of(u), (schema::ResourceVector{{"cpu", 2000}, {"memory", 1024}}));
+}
+
+TEST(UnitFacts, the_default_pod_set_charges_its_request_times_the_admitted_replicas) {
+  schema::QueueUnit u;
+  u.spec.resource = {{"cpu", "9"}};
+  u.spec.request = {{"cpu", "500m"}};
+  u.status.admissions = {admission(std::string(kDefaultPodSet), 3)};
+  EXPECT_EQ(charge_of(u), (schema::ResourceVector{{"cpu", 1500}}));
+  u.spec.request.clear();  // no request: the resource stands in
+  EXPECT_EQ(charge_of(u), (schema::ResourceVector{{"cpu", 27000}}));
+  // An admission naming no pod set of the unit charges only what it reports.
+  u.status.admissions = {admission("workers", 3, schema::ResourceList{{"memory", "2"}})};
+  EXPECT_EQ(charge_of(u), (schema::ResourceVector{{"memory", 2}}));
+}
+
+TEST(UnitFacts, pod_sets_charge_per_admission_the_larger_of_replicas_and_reported_resources) {
+  schema::QueueUnit u;
+  u.spec.pod_set = {pod_set("driver", 1, {{"cpu", "1"}}),
+                    pod_set("workers", 4, {{"cpu", "2"}}, {{"cpu", "3"}, {"memory", "1Ki"}})};
+  u.status.admissions = {admission("workers", 2, schema::ResourceList{{"cpu", "5"}, {"pods", "2"}}),
+                         admission("driver", 1), admission("ghost", 7), admission("driver", 0)};
+  // workers: 2 × {cpu 2, memory 1Ki (the limit stands in)} = {cpu 4, memory 2Ki}, reported cpu 5
+  // is larger; driver: 1 × cpu 1; ghost: nothing; driver again with 0 replicas: nothing.
+  EXPECT_EQ(charge_of(u), (schema::ResourceVector{{"cpu", 6000}, {"memory", 2048}, {"pods", 2}}));
+}
+
+TEST(UnitFacts, of_pod_sets_sharing_a_name_the_last_one_counts) {
+  schema::QueueUnit u;
+  u.spec.pod_set = {pod_set("workers", 1, {{"cpu", "1"}}), pod_set("workers", 1, {{"cpu", "4"}})};
+  u.status.admissions = {admission("workers", 2)};
+  EXPECT_EQ(charge_of(u), (schema::ResourceVector{{"cpu", 8000}}));
 }
 
 }  // namespace KOORDQ_TEST_LOCAL
