@@ -91,6 +91,9 @@ void QuotaTree::change_name(const std::string& name, Mutate mutate) {
       usage_.erase(n);
     }
   }
+  // Every path through a quota that came or went is in `affected`: once all their usage entries
+  // exist, their usage paths are pointed again.
+  for (const auto& n : affected) repoint(n);
   move_charges(affected, true);
 }
 
@@ -196,6 +199,44 @@ void QuotaTree::reindex() {
   for (const auto& [name, _] : objects_) {
     if (known(name)) paths_[name] = walk_path(name);
   }
+  usage_paths_.clear();
+  for (const auto& [name, _] : paths_) repoint(name);
+}
+
+void QuotaTree::repoint(const std::string& name) {
+  const auto path = paths_.find(name);
+  if (path == paths_.end()) {
+    usage_paths_.erase(name);
+    return;
+  }
+  std::vector<QuotaUsage*>& levels = usage_paths_[name];
+  levels.clear();
+  for (const auto& level : path->second) levels.push_back(&usage_[level]);
+}
+
+const std::vector<QuotaUsage*>* QuotaTree::usage_path_of(const std::string& label) const {
+  const auto it = usage_paths_.find(label);
+  return it == usage_paths_.end() ? nullptr : &it->second;
+}
+
+QuotaTree::QuotaTree(const QuotaTree& other)
+    : objects_(other.objects_),
+      self_used_(other.self_used_),
+      self_count_(other.self_count_),
+      usage_(other.usage_),
+      children_(other.children_),
+      paths_(other.paths_) {
+  for (const auto& [name, _] : paths_) repoint(name);
+}
+
+QuotaTree& QuotaTree::operator=(const QuotaTree& other) {
+  if (this != &other) *this = QuotaTree(other);
+  return *this;
+}
+
+bool QuotaTree::operator==(const QuotaTree& other) const {
+  return objects_ == other.objects_ && self_used_ == other.self_used_ && self_count_ == other.self_count_ &&
+         usage_ == other.usage_ && children_ == other.children_ && paths_ == other.paths_;
 }
 
 // Like `recharge`, this adds and subtracts saturating amounts: a Used that reached 2^63-1 does not
@@ -209,9 +250,10 @@ void QuotaTree::move_charges(const std::vector<std::string>& labels, bool add) {
     static const schema::ResourceVector kNothing;
     const schema::ResourceVector& charge = used == self_used_.end() ? kNothing : used->second;
     const int64_t n = count == self_count_.end() ? 0 : count->second;
-    const auto& path = path_of(label);
-    for (size_t i = 0; i < path.size(); ++i) {
-      auto& u = usage_[path[i]];
+    const auto* levels = usage_path_of(label);
+    if (levels == nullptr) continue;
+    for (size_t i = 0; i < levels->size(); ++i) {
+      QuotaUsage& u = *(*levels)[i];
       auto& part = i == 0 ? u.self_used : u.children_used;
       if (add) {
         schema::add_to(u.used, charge);
@@ -252,9 +294,10 @@ void QuotaTree::recharge(const std::string& old_label, const schema::ResourceVec
       self_used_.erase(label);
       self_count_.erase(label);
     }
-    const auto& path = path_of(label);
-    for (size_t i = 0; i < path.size(); ++i) {
-      auto& u = usage_[path[i]];
+    const auto* levels = usage_path_of(label);
+    if (levels == nullptr) return;
+    for (size_t i = 0; i < levels->size(); ++i) {
+      QuotaUsage& u = *(*levels)[i];
       auto& part = i == 0 ? u.self_used : u.children_used;
       if (add) {
         schema::add_to(u.used, charge);

@@ -61,6 +61,14 @@ struct QuotaCheckResult {
 
 class QuotaTree {
  public:
+  QuotaTree() = default;
+  // A copy points its own usage paths at its own usage entries (`usage_paths_`); a move keeps
+  // the map nodes, so the pointers stay valid.
+  QuotaTree(const QuotaTree& other);
+  QuotaTree& operator=(const QuotaTree& other);
+  QuotaTree(QuotaTree&&) noexcept = default;
+  QuotaTree& operator=(QuotaTree&&) noexcept = default;
+
   // Object events. Returns true when the effective quota of that name changed.
   bool upsert(const schema::ElasticQuota& quota);
   bool remove(const std::string& namespace_, const std::string& name);
@@ -98,7 +106,8 @@ class QuotaTree {
                          int64_t oversell_rate_ppm,
                          const std::map<std::string, schema::ResourceVector>* extra = nullptr) const;
 
-  bool operator==(const QuotaTree&) const = default;
+  // The state, not the pointers derived from it.
+  bool operator==(const QuotaTree& other) const;
 
  private:
   friend class StateSnapshotCodec;  // actors/wire/state_snapshot.cpp: snapshot and restore
@@ -113,6 +122,10 @@ class QuotaTree {
   void link(const std::string& name);    // children_ and paths_ entries of one name, from objects_
   void unlink(const std::string& name);  // drop them
   void reindex();                        // every derived index from objects_ (after a restore)
+  // usage_paths_[name] from paths_[name] (dropped with it).
+  void repoint(const std::string& name);
+  // The usage entries along the path of a label; nullptr for an unknown one.
+  const std::vector<QuotaUsage*>* usage_path_of(const std::string& label) const;
 
   // name → namespace → object (all objects with that name).
   std::map<std::string, std::map<std::string, QuotaInfo>> objects_;
@@ -123,6 +136,9 @@ class QuotaTree {
   // Derived from objects_; not snapshotted (`reindex` rebuilds them).
   std::map<std::string, std::set<std::string>> children_;  // parent label → known quotas naming it
   std::map<std::string, std::vector<std::string>> paths_;  // known quota → path_of
+  // Derived like paths_: the usage_ entry of every quota of a path, in the same order, so that a
+  // charge moves along the path without a search per level.
+  std::map<std::string, std::vector<QuotaUsage*>> usage_paths_;
 };
 
 }  // namespace koordq::actors

@@ -87,10 +87,11 @@ static_assert(field_count<actors::QueueingMetrics>() == 5, "QueueingMetrics chan
 // Scheduler and QuotaTree are classes: their size stands in for the count (x86-64, libstdc++).
 // Scheduler's last three members (`queue_timers_`, `unmapped_pending_`, `execution_limited_`,
 // 48 bytes each) are derived indexes: decoding rebuilds them, and state_diff compares them.
-// QuotaTree's last two members (`children_`, `paths_`) are derived the same way
-// (QuotaTree::reindex) and compared through QuotaTree's operator==.
-static_assert(sizeof(actors::Scheduler) == 952, "Scheduler changed: snapshot the new member");
-static_assert(sizeof(actors::QuotaTree) == 288, "QuotaTree changed: snapshot the new member");
+// QuotaTree's last three members (`children_`, `paths_`, `usage_paths_`) are derived the same way
+// (QuotaTree::reindex); the first two are compared through QuotaTree's operator==, the third
+// points into the tree's own usage entries.
+static_assert(sizeof(actors::Scheduler) == 1000, "Scheduler changed: snapshot the new member");
+static_assert(sizeof(actors::QuotaTree) == 336, "QuotaTree changed: snapshot the new member");
 
 // --- a driver that journals what it does ------------------------------------------------------------
 
