@@ -263,8 +263,8 @@ class QueueWalk {
   }
 
  private:
-  const std::map<std::string, actors::QueueState>& queues_;
-  std::map<std::string, actors::QueueState>::const_iterator at_;
+  const actors::QueueMap& queues_;
+  actors::QueueMap::const_iterator at_;
 };
 
 // The journaled counters and the admission-wait histogram; a queue's series go with the queue.

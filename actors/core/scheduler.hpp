@@ -203,6 +203,10 @@ struct TreeRound {
   std::set<std::string> spec_queue_repaired;                // units whose spec.queue a repair writes
 };
 
+// Units by "<ns>/<name>", queues by name (the queue namespace only).
+using UnitMap = std::map<std::string, UnitState>;
+using QueueMap = std::map<std::string, QueueState>;
+
 class Scheduler {
  public:
   explicit Scheduler(DecisionConfig config = {}) : config_(std::move(config)) {}
@@ -236,8 +240,8 @@ class Scheduler {
 
   int64_t now() const { return now_; }
   const DecisionConfig& config() const { return config_; }
-  const std::map<std::string, UnitState>& units() const { return units_; }
-  const std::map<std::string, QueueState>& queues() const { return queues_; }
+  const UnitMap& units() const { return units_; }
+  const QueueMap& queues() const { return queues_; }
   const QuotaTree& quotas() const { return quotas_; }
   const std::map<std::string, AutoQueue>& auto_queues() const { return auto_queues_; }
   const QueueingMetrics& metrics() const { return metrics_; }
@@ -295,8 +299,8 @@ class Scheduler {
 
   DecisionConfig config_;
   int64_t now_ = 0;
-  std::map<std::string, UnitState> units_;    // "<ns>/<name>"
-  std::map<std::string, QueueState> queues_;  // name (queue namespace only)
+  UnitMap units_;
+  QueueMap queues_;
   QuotaTree quotas_;
   std::map<std::string, AutoQueue> auto_queues_;  // by quota (= Queue) name
   QueueingMetrics metrics_;

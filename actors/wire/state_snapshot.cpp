@@ -246,7 +246,6 @@ void write_units(capnp::List<st::UnitState>::Builder out, const std::vector<Unit
   for (const auto* entry : units) write_unit(out[i++], entry->first, entry->second);
 }
 
-using UnitMap = std::map<std::string, UnitState>;
 using UnitNodes = std::vector<UnitMap::node_type>;
 
 // A part's units, as map nodes: every part lists its units in key order, so they go into the
