@@ -23,11 +23,12 @@ target_include_directories(koordq_rapidjson SYSTEM INTERFACE ${RAPIDJSON_INCLUDE
 target_compile_definitions(koordq_rapidjson INTERFACE RAPIDJSON_HAS_STDSTRING=1)
 
 # koordq_allocator: jemalloc (Debian's libjemalloc-dev) where KOORDQ_JEMALLOC is on and no sanitizer
-# replaces malloc; nothing otherwise. Linked into executables only.
+# replaces malloc, with the options of base/allocator/jemalloc_options.cpp; nothing otherwise. Linked into
+# executables only.
 add_library(koordq_allocator INTERFACE)
 if(KOORDQ_JEMALLOC AND NOT KOORDQ_SANITIZE)
   find_package(PkgConfig REQUIRED)
   pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc)
   target_link_libraries(koordq_allocator INTERFACE PkgConfig::JEMALLOC)
-  target_compile_definitions(koordq_allocator INTERFACE KOORDQ_WITH_JEMALLOC=1)
+  target_sources(koordq_allocator INTERFACE ${PROJECT_SOURCE_DIR}/base/allocator/jemalloc_options.cpp)
 endif()

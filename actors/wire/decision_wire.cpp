@@ -209,7 +209,11 @@ QuotaCheckStep read_quota_check_step(wire::QuotaCheckStep::Reader in) {
                         .pass = in.getPass()};
 }
 
-Result<Decision> read_decision_unguarded(wire::Decision::Reader in) {
+// How much of a decision a reader needs: all of it, or what the fold keeps (the events and the
+// quota-check steps are only read by the writers, replay --verify and explain).
+enum class Detail { kWhole, kKept };
+
+Result<Decision> read_decision_unguarded(wire::Decision::Reader in, Detail detail) {
   Decision d;
   auto target = read_target(in.getTarget());
   if (!target.ok()) return target.error();
@@ -221,8 +225,17 @@ Result<Decision> read_decision_unguarded(wire::Decision::Reader in) {
   if (in.getStatusPatch().isValue()) d.status_patch = read_status_patch(in.getStatusPatch().getValue());
   d.spec_queue_patch = read_optional_text(in.getSpecQueuePatch());
   const auto events = in.getEvents();
-  d.events.reserve(events.size());
+  if (detail == Detail::kWhole) d.events.reserve(events.size());
   for (unsigned i = 0; i < events.size(); ++i) {
+    if (detail == Detail::kKept) {
+      // Not kept, but an event this binary does not understand fails the record as it would here.
+      const auto type = events[i].getType();
+      if (type != wire::KubeEvent::Type::NORMAL && type != wire::KubeEvent::Type::WARNING) {
+        return make_error("event " + std::to_string(i) + ": unknown event type " +
+                          std::to_string(static_cast<uint16_t>(type)));
+      }
+      continue;
+    }
     auto event = read_event(events[i]);
     if (!event.ok()) return make_error("event " + std::to_string(i) + ": " + event.message());
     d.events.push_back(std::move(event).value());
@@ -233,8 +246,22 @@ Result<Decision> read_decision_unguarded(wire::Decision::Reader in) {
     d.queue_write = std::move(write).value();
   }
   d.victims = read_list<Victim>(in.getVictims(), read_victim);
-  d.quota_check = read_list<QuotaCheckStep>(in.getQuotaCheck(), read_quota_check_step);
+  if (detail == Detail::kWhole) {
+    d.quota_check = read_list<QuotaCheckStep>(in.getQuotaCheck(), read_quota_check_step);
+  }
   return d;
+}
+
+Result<std::vector<Decision>> read_round_unguarded(wire::Round::Reader in, Detail detail) {
+  const auto list = in.getDecisions();
+  std::vector<Decision> decisions;
+  decisions.reserve(list.size());
+  for (unsigned i = 0; i < list.size(); ++i) {
+    auto d = read_decision_unguarded(list[i], detail);
+    if (!d.ok()) return make_error("decision " + std::to_string(i) + ": " + d.message());
+    decisions.push_back(std::move(d).value());
+  }
+  return decisions;
 }
 
 }  // namespace
@@ -263,7 +290,7 @@ void write_decision(wire::Decision::Builder out, const Decision& d) {
 
 Result<Decision> read_decision(wire::Decision::Reader in) {
   try {
-    return read_decision_unguarded(in);
+    return read_decision_unguarded(in, Detail::kWhole);
   } catch (const kj::Exception& e) {
     return make_error("malformed decision: " + wire::describe(e));
   }
@@ -279,15 +306,15 @@ std::unique_ptr<journal::CapnpRecordBody> make_round_body(uint64_t basis, const 
 
 Result<std::vector<Decision>> read_round(wire::Round::Reader in) {
   try {
-    const auto list = in.getDecisions();
-    std::vector<Decision> decisions;
-    decisions.reserve(list.size());
-    for (unsigned i = 0; i < list.size(); ++i) {
-      auto d = read_decision(list[i]);
-      if (!d.ok()) return make_error("decision " + std::to_string(i) + ": " + d.message());
-      decisions.push_back(std::move(d).value());
-    }
-    return decisions;
+    return read_round_unguarded(in, Detail::kWhole);
+  } catch (const kj::Exception& e) {
+    return make_error("malformed round: " + wire::describe(e));
+  }
+}
+
+Result<std::vector<Decision>> read_round_kept(wire::Round::Reader in) {
+  try {
+    return read_round_unguarded(in, Detail::kKept);
   } catch (const kj::Exception& e) {
     return make_error("malformed round: " + wire::describe(e));
   }

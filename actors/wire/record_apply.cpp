@@ -81,7 +81,7 @@ Result<Effect> decode(const journal::StoredRecord& record) {
     case journal::RecordKind::kWatch:
       return decode_watch(body.getWatch());
     case journal::RecordKind::kRound: {
-      auto decisions = read_round(body.getRound());
+      auto decisions = read_round_kept(body.getRound());
       if (!decisions.ok()) return decisions.error();
       // An effect runs once: what the state keeps of the decisions moves into it.
       return Effect([seq = record.seq(), decisions = std::move(decisions).value()](Scheduler& s) mutable {

@@ -193,6 +193,32 @@ TEST(DecisionWire, a_round_keeps_its_decisions_in_order) {
   EXPECT_EQ(*back, decisions);
 }
 
+TEST(DecisionWire, the_fold_reads_a_round_without_its_events_and_quota_check_steps) {
+  const std::vector<Decision> decisions = {full_decision(DecisionKind::kFail),
+                                           full_decision(DecisionKind::kPreempt, QueuePatch{}),
+                                           full_decision(DecisionKind::kAdmit)};
+  auto body = make_round_body(41, decisions);
+  auto kept = read_round_kept(body->record().asReader().getBody().getRound());
+  ASSERT_TRUE(kept.ok()) << kept.message();
+  std::vector<Decision> expected = decisions;
+  for (auto& d : expected) {
+    ASSERT_FALSE(d.events.empty());
+    d.events.clear();
+    d.quota_check.clear();
+  }
+  EXPECT_EQ(*kept, expected);
+}
+
+TEST(DecisionWire, the_fold_fails_on_an_unknown_event_type_as_the_whole_reader_does) {
+  auto body = make_round_body(3, {full_decision(DecisionKind::kAdmit), full_decision(DecisionKind::kFail)});
+  body->record().getBody().getRound().getDecisions()[1].getEvents()[1].setType(static_cast<wire::KubeEvent::Type>(9));
+  const auto round = body->record().asReader().getBody().getRound();
+  auto kept = read_round_kept(round);
+  ASSERT_FALSE(kept.ok());
+  EXPECT_EQ(kept.message(), "decision 1: event 1: unknown event type 9");
+  EXPECT_EQ(read_round(round).message(), kept.message());
+}
+
 TEST(DecisionWire, an_empty_round_reads_as_no_decisions) {
   auto body = make_round_body(7, {});
   auto back = read_round(body->record().asReader().getBody().getRound());
