@@ -165,29 +165,19 @@ struct UnitFacts {
   bool all_running = false;
 };
 
-UnitFacts facts_of(const schema::QueueUnit& unit) {
+// The facts of `unit` with `status` standing in for its own.
+UnitFacts facts_of(const schema::QueueUnit& unit, const schema::QueueUnitStatus& status) {
   UnitFacts f;
   f.quota = &quota_label_of(unit);
-  f.phase = effective_phase(unit.status.phase);
-  f.holds = holds_quota(unit);
-  if (f.holds) f.charge = charge_of(unit);
-  f.may_wait = may_wait(unit);
+  f.phase = effective_phase(status.phase);
+  f.holds = holds_quota(status);
+  if (f.holds) f.charge = charge_of(unit, status);
+  f.may_wait = may_wait(unit, status);
   f.priority = unit.spec.priority.value_or(0);
   f.creation = unit.metadata.creation_timestamp.value_or(0);
-  f.has_admissions = !unit.status.admissions.empty();
-  f.all_running = is_all_running(unit);
+  f.has_admissions = !status.admissions.empty();
+  f.all_running = is_all_running(status);
   return f;
-}
-
-// `read` on the object with `status` (when given) standing in for its own: swapped in and back
-// rather than copying the whole object.
-template <typename Read>
-auto with_status(schema::QueueUnit& object, schema::QueueUnitStatus* status, Read read) {
-  if (status == nullptr) return read(std::as_const(object));
-  std::swap(object.status, *status);
-  auto result = read(std::as_const(object));
-  std::swap(object.status, *status);
-  return result;
 }
 
 }  // namespace
@@ -198,7 +188,7 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
 
 void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_changed) {
   // The effective object is the observed one with the pending status, if any, in place of its own.
-  UnitFacts effective = with_status(u.object, u.pending_status ? &*u.pending_status : nullptr, facts_of);
+  UnitFacts effective = facts_of(u.object, u.pending_status ? *u.pending_status : u.object.status);
 
   // The old values move out (no copies of the charge map and the strings per refresh); the
   // quota is copied only when it changes.
@@ -216,7 +206,7 @@ void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_cha
   u.holds = effective.holds;
   if (u.pending_status && u.pending_written_rv.empty()) {
     // A write in flight reserves at once but releases only once it lands.
-    const UnitFacts base = with_status(u.object, u.landed_status ? &*u.landed_status : nullptr, facts_of);
+    const UnitFacts base = facts_of(u.object, u.landed_status ? *u.landed_status : u.object.status);
     if (base.holds) {
       if (!u.holds) {
         u.holds = true;

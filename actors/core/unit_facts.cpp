@@ -146,42 +146,62 @@ std::vector<PodSetDemand> pod_set_demands(const schema::QueueUnit& unit) {
   return out;
 }
 
-int64_t admitted_replicas(const schema::QueueUnit& unit, std::string_view pod_set) {
-  for (const auto& a : unit.status.admissions) {
+int64_t admitted_replicas(const schema::QueueUnitStatus& status, std::string_view pod_set) {
+  for (const auto& a : status.admissions) {
     if (a.name == pod_set) return std::max<int64_t>(a.replicas, 0);
   }
   return 0;
 }
 
-bool is_satisfied(const schema::QueueUnit& unit) {
+int64_t admitted_replicas(const schema::QueueUnit& unit, std::string_view pod_set) {
+  return admitted_replicas(unit.status, pod_set);
+}
+
+bool is_satisfied(const schema::QueueUnit& unit, const schema::QueueUnitStatus& status) {
   // Replica counts only: the per-replica amounts of pod_set_demands are not needed here.
-  if (unit.spec.pod_set.empty()) return admitted_replicas(unit, kDefaultPodSet) >= 1;
+  if (unit.spec.pod_set.empty()) return admitted_replicas(status, kDefaultPodSet) >= 1;
   return std::all_of(unit.spec.pod_set.begin(), unit.spec.pod_set.end(), [&](const schema::PodSet& ps) {
-    return std::max<int64_t>(ps.count, 0) <= admitted_replicas(unit, ps.name);
+    return std::max<int64_t>(ps.count, 0) <= admitted_replicas(status, ps.name);
   });
 }
 
-bool is_all_running(const schema::QueueUnit& unit) {
-  if (unit.status.admissions.empty()) return false;
-  return std::all_of(unit.status.admissions.begin(), unit.status.admissions.end(),
+bool is_satisfied(const schema::QueueUnit& unit) {
+  return is_satisfied(unit, unit.status);
+}
+
+bool is_all_running(const schema::QueueUnitStatus& status) {
+  if (status.admissions.empty()) return false;
+  return std::all_of(status.admissions.begin(), status.admissions.end(),
                      [](const schema::Admission& a) { return a.running >= a.replicas; });
 }
 
-bool holds_quota(const schema::QueueUnit& unit) {
-  const Phase p = effective_phase(unit.status.phase);
+bool is_all_running(const schema::QueueUnit& unit) {
+  return is_all_running(unit.status);
+}
+
+bool holds_quota(const schema::QueueUnitStatus& status) {
+  const Phase p = effective_phase(status.phase);
   if (is_terminal(p)) return false;
   if (p == Phase::kReserved || p == Phase::kDequeued || p == Phase::kRunning || p == Phase::kSchedReady ||
       p == Phase::kSchedSucceed) {
     return true;
   }
-  return std::any_of(unit.status.admissions.begin(), unit.status.admissions.end(),
+  return std::any_of(status.admissions.begin(), status.admissions.end(),
                      [](const schema::Admission& a) { return a.replicas > 0; });
 }
 
+bool holds_quota(const schema::QueueUnit& unit) {
+  return holds_quota(unit.status);
+}
+
 schema::ResourceVector charge_of(const schema::QueueUnit& unit) {
-  if (unit.status.admissions.empty()) return schema::to_vector(unit.spec.resource);
+  return charge_of(unit, unit.status);
+}
+
+schema::ResourceVector charge_of(const schema::QueueUnit& unit, const schema::QueueUnitStatus& status) {
+  if (status.admissions.empty()) return schema::to_vector(unit.spec.resource);
   schema::ResourceVector total;
-  for (const auto& a : unit.status.admissions) {
+  for (const auto& a : status.admissions) {
     // Only the admitted pod set's amounts are built (not pod_set_demands of every set): every
     // refresh of a unit holding quota computes its charge.
     schema::ResourceVector larger =
@@ -213,13 +233,17 @@ schema::ResourceVector request_of(const schema::QueueUnit& unit) {
   return total;
 }
 
-bool may_wait(const schema::QueueUnit& unit) {
+bool may_wait(const schema::QueueUnit& unit, const schema::QueueUnitStatus& status) {
   if (unit.spec.active == false || unit.metadata.deletion_timestamp) return false;
-  const Phase p = effective_phase(unit.status.phase);
+  const Phase p = effective_phase(status.phase);
   if (p != Phase::kEnqueued && p != Phase::kDequeued && p != Phase::kRunning && p != Phase::kSchedSucceed) {
     return false;
   }
-  return !is_satisfied(unit);
+  return !is_satisfied(unit, status);
+}
+
+bool may_wait(const schema::QueueUnit& unit) {
+  return may_wait(unit, unit.status);
 }
 
 bool reclaim_requested(const schema::QueueUnit& unit) {

@@ -60,6 +60,12 @@ schema::ResourceVector charge_of(const schema::QueueUnit& unit);
 schema::ResourceVector request_of(const schema::QueueUnit& unit);
 // Waiting, apart from being mapped (the caller knows the mapping).
 bool may_wait(const schema::QueueUnit& unit);
+// The same of the unit with `status` in place of its own (a status write in flight, or the last
+// one that landed), without building that object.
+bool is_all_running(const schema::QueueUnitStatus& status);
+bool holds_quota(const schema::QueueUnitStatus& status);
+schema::ResourceVector charge_of(const schema::QueueUnit& unit, const schema::QueueUnitStatus& status);
+bool may_wait(const schema::QueueUnit& unit, const schema::QueueUnitStatus& status);
 // Admissions carrying a reclaim request (reclaimState.replicas > 0).
 bool reclaim_requested(const schema::QueueUnit& unit);
 

@@ -1,4 +1,5 @@
-// behaviour.md §5.1: the effective phase of a status.phase value; §5.2: the charge of a unit.
+// behaviour.md §5.1: the effective phase of a status.phase value; §5.2: the charge of a unit and
+// the predicates, of its own status or of one given in its place.
 #include "actors/core/unit_facts.hpp"
 
 #include <optional>
@@ -84,6 +85,33 @@ TEST(UnitFacts, of_pod_sets_sharing_a_name_the_last_one_counts) {
   u.spec.pod_set = {pod_set("workers", 1, {{"cpu", "1"}}), pod_set("workers", 1, {{"cpu", "4"}})};
   u.status.admissions = {admission("workers", 2)};
   EXPECT_EQ(charge_of(u), (schema::ResourceVector{{"cpu", 8000}}));
+}
+
+TEST(UnitFacts, a_status_given_in_place_of_the_units_own_decides_every_fact) {
+  schema::QueueUnit u;
+  u.spec.pod_set = {pod_set("workers", 2, {{"cpu", "1"}})};
+  u.status.phase = "Enqueued";  // the unit's own status: waiting, nothing admitted
+  schema::QueueUnitStatus dequeued;
+  dequeued.phase = "Dequeued";
+  dequeued.admissions = {admission("workers", 2)};
+  dequeued.admissions[0].running = 2;
+
+  EXPECT_FALSE(holds_quota(u));
+  EXPECT_TRUE(holds_quota(dequeued));
+  EXPECT_EQ(charge_of(u, dequeued), (schema::ResourceVector{{"cpu", 2000}}));
+  EXPECT_TRUE(may_wait(u));
+  EXPECT_FALSE(may_wait(u, dequeued));  // both replicas admitted
+  EXPECT_FALSE(is_all_running(u));
+  EXPECT_TRUE(is_all_running(dequeued));
+
+  // The unit itself is untouched, and with that status as its own gives the same answers.
+  EXPECT_EQ(u.status.phase, "Enqueued");
+  schema::QueueUnit with = u;
+  with.status = dequeued;
+  EXPECT_EQ(holds_quota(with), holds_quota(dequeued));
+  EXPECT_EQ(charge_of(with), charge_of(u, dequeued));
+  EXPECT_EQ(may_wait(with), may_wait(u, dequeued));
+  EXPECT_EQ(is_all_running(with), is_all_running(dequeued));
 }
 
 }  // namespace KOORDQ_TEST_LOCAL
