@@ -39,6 +39,8 @@ AdmissionCheckState read_admission_check_state(wire::AdmissionCheckState::Reader
 void write_watched_object(wire::WatchedObject::Builder out, const WatchedObject& object);
 // An error for `none` (a bookmark carries no object) and for a kind this binary does not know.
 Result<WatchedObject> read_watched_object(wire::WatchedObject::Reader in);
+// Into `out`, in place (the fold's reader: the object is not moved again).
+Status read_watched_object(wire::WatchedObject::Reader in, WatchedObject& out);
 
 wire::ObjectKind to_wire(ObjectKind kind);
 // Fails for a kind this binary does not know (written by a newer one).

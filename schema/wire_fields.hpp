@@ -23,6 +23,11 @@ inline std::string to_string(capnp::Text::Reader t) {
   return std::string(t.begin(), t.size());
 }
 
+// Into a string already in place (reusing its buffer, no temporary to move).
+inline void assign(std::string& s, capnp::Text::Reader t) {
+  s.assign(t.begin(), t.size());
+}
+
 // For an optional whose value is a scalar or Text: `group` is the builder of its union.
 template <class Group, class T>
 void write_optional(Group group, const std::optional<T>& v) {
@@ -47,6 +52,16 @@ template <class Group>
 std::optional<std::string> read_optional_text(Group group) {
   if (group.isValue()) return to_string(group.getValue());
   return std::nullopt;
+}
+
+// Into an optional string in place.
+template <class Group>
+void read_optional_text(Group group, std::optional<std::string>& out) {
+  if (group.isValue()) {
+    assign(out.emplace(), group.getValue());
+  } else {
+    out.reset();
+  }
 }
 
 template <class Group>

@@ -43,13 +43,22 @@ void write_watched_object(wire::WatchedObject::Builder out, const WatchedObject&
 }
 
 Result<WatchedObject> read_watched_object(wire::WatchedObject::Reader in) {
+  WatchedObject object;
+  if (Status read = read_watched_object(in, object); !read.ok()) return read.error();
+  return object;
+}
+
+Status read_watched_object(wire::WatchedObject::Reader in, WatchedObject& out) {
   switch (in.which()) {
     case wire::WatchedObject::QUEUE_UNIT:
-      return WatchedObject(read_queue_unit(in.getQueueUnit()));
+      out.emplace<QueueUnit>(read_queue_unit(in.getQueueUnit()));
+      return ok_status();
     case wire::WatchedObject::QUEUE:
-      return WatchedObject(read_queue(in.getQueue()));
+      out.emplace<Queue>(read_queue(in.getQueue()));
+      return ok_status();
     case wire::WatchedObject::ELASTIC_QUOTA:
-      return WatchedObject(read_elastic_quota(in.getElasticQuota()));
+      out.emplace<ElasticQuota>(read_elastic_quota(in.getElasticQuota()));
+      return ok_status();
     case wire::WatchedObject::NONE:
       return make_error("watched object carries no object");
   }

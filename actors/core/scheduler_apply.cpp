@@ -512,14 +512,14 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
       if (is_new) {
         const bool replaced = it != units_.end();  // a new UID under the key: the old unit goes first
         if (replaced) apply_object(schema::WatchedObject(it->second.object), true);
-        UnitState fresh;
+        // Built in its node (the replaced unit's node, the hint, was erased with it).
+        it = replaced ? units_.try_emplace(key).first : units_.try_emplace(hint, key);
+        UnitState& fresh = it->second;
         fresh.enqueued_at = unit.metadata.creation_timestamp.value_or(now_);
         fresh.attempts = unit.status.attempts;
         fresh.observed_phase = effective_phase(unit.status.phase);
         const int64_t created = unit.metadata.creation_timestamp.value_or(0);
         fresh.object = std::move(unit);
-        // The replaced unit's node (the hint) was erased with it.
-        it = replaced ? units_.emplace(key, std::move(fresh)).first : units_.emplace_hint(hint, key, std::move(fresh));
         note_namespace(it->second.object.metadata.namespace_, true);
         // A unit first seen enters its phase; in a relist only if it was created while koordq
         // was not watching (§15.4).

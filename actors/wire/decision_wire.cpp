@@ -129,11 +129,10 @@ void write_status_patch(wire::UnitStatusPatch::Builder out, const StatusPatch& p
   }
 }
 
-StatusPatch read_status_patch(wire::UnitStatusPatch::Reader in) {
-  StatusPatch patch;
-  patch.resource_version = to_string(in.getResourceVersion());
-  patch.phase = read_optional_text(in.getPhase());
-  patch.message = read_optional_text(in.getMessage());
+void read_status_patch(wire::UnitStatusPatch::Reader in, StatusPatch& patch) {
+  schema::wire_fields::assign(patch.resource_version, in.getResourceVersion());
+  read_optional_text(in.getPhase(), patch.phase);
+  read_optional_text(in.getMessage(), patch.message);
   patch.attempts = read_optional(in.getAttempts());
   patch.last_update_time = read_optional(in.getLastUpdateTime());
   patch.last_allocate_time = read_optional(in.getLastAllocateTime());
@@ -144,7 +143,6 @@ StatusPatch read_status_patch(wire::UnitStatusPatch::Reader in) {
     patch.admission_checks =
         read_list<schema::AdmissionCheckState>(in.getAdmissionChecks().getValue(), schema::read_admission_check_state);
   }
-  return patch;
 }
 
 void write_event(wire::KubeEvent::Builder out, const KubeEvent& event) {
@@ -213,17 +211,15 @@ QuotaCheckStep read_quota_check_step(wire::QuotaCheckStep::Reader in) {
 // quota-check steps are only read by the writers, replay --verify and explain).
 enum class Detail { kWhole, kKept };
 
-Result<Decision> read_decision_unguarded(wire::Decision::Reader in, Detail detail) {
-  Decision d;
-  auto target = read_target(in.getTarget());
-  if (!target.ok()) return target.error();
-  d.target = std::move(target).value();
+// Into `d`, a Decision in place.
+Status read_decision_unguarded(wire::Decision::Reader in, Detail detail, Decision& d) {
+  if (Status target = read_target(in.getTarget(), d.target); !target.ok()) return target;
   auto kind = from_wire(in.getKind());
   if (!kind.ok()) return kind.error();
   d.kind = *kind;
-  d.reason = to_string(in.getReason());
-  if (in.getStatusPatch().isValue()) d.status_patch = read_status_patch(in.getStatusPatch().getValue());
-  d.spec_queue_patch = read_optional_text(in.getSpecQueuePatch());
+  schema::wire_fields::assign(d.reason, in.getReason());
+  if (in.getStatusPatch().isValue()) read_status_patch(in.getStatusPatch().getValue(), d.status_patch.emplace());
+  read_optional_text(in.getSpecQueuePatch(), d.spec_queue_patch);
   const auto events = in.getEvents();
   if (detail == Detail::kWhole) d.events.reserve(events.size());
   for (unsigned i = 0; i < events.size(); ++i) {
@@ -249,7 +245,7 @@ Result<Decision> read_decision_unguarded(wire::Decision::Reader in, Detail detai
   if (detail == Detail::kWhole) {
     d.quota_check = read_list<QuotaCheckStep>(in.getQuotaCheck(), read_quota_check_step);
   }
-  return d;
+  return ok_status();
 }
 
 Result<std::vector<Decision>> read_round_unguarded(wire::Round::Reader in, Detail detail) {
@@ -257,9 +253,8 @@ Result<std::vector<Decision>> read_round_unguarded(wire::Round::Reader in, Detai
   std::vector<Decision> decisions;
   decisions.reserve(list.size());
   for (unsigned i = 0; i < list.size(); ++i) {
-    auto d = read_decision_unguarded(list[i], detail);
-    if (!d.ok()) return make_error("decision " + std::to_string(i) + ": " + d.message());
-    decisions.push_back(std::move(d).value());
+    Status read = read_decision_unguarded(list[i], detail, decisions.emplace_back());
+    if (!read.ok()) return make_error("decision " + std::to_string(i) + ": " + read.message());
   }
   return decisions;
 }
@@ -290,7 +285,9 @@ void write_decision(wire::Decision::Builder out, const Decision& d) {
 
 Result<Decision> read_decision(wire::Decision::Reader in) {
   try {
-    return read_decision_unguarded(in, Detail::kWhole);
+    Decision d;
+    if (Status read = read_decision_unguarded(in, Detail::kWhole, d); !read.ok()) return read.error();
+    return d;
   } catch (const kj::Exception& e) {
     return make_error("malformed decision: " + wire::describe(e));
   }

@@ -72,8 +72,7 @@ Result<WriteKind> from_wire(wire::Outcome::WriteKind kind) {
   return make_error("unknown outcome write kind " + std::to_string(static_cast<uint16_t>(kind)));
 }
 
-Result<Outcome> read_outcome_unguarded(wire::Outcome::Reader in) {
-  Outcome o;
+Status read_outcome_unguarded(wire::Outcome::Reader in, Outcome& o) {
   o.decision_seq = in.getDecisionSeq();
   o.decision_index = in.getDecisionIndex();
   auto write_kind = from_wire(in.getWriteKind());
@@ -85,10 +84,7 @@ Result<Outcome> read_outcome_unguarded(wire::Outcome::Reader in) {
   o.result = *result;
   o.http_code = in.getHttpCode();
   o.resource_version = to_string(in.getResourceVersion());
-  auto target = read_target(in.getTarget());
-  if (!target.ok()) return target.error();
-  o.target = std::move(target).value();
-  return o;
+  return read_target(in.getTarget(), o.target);
 }
 
 }  // namespace
@@ -106,8 +102,14 @@ void write_outcome(wire::Outcome::Builder out, const Outcome& outcome, std::stri
 }
 
 Result<Outcome> read_outcome(wire::Outcome::Reader in) {
+  Outcome o;
+  if (Status read = read_outcome(in, o); !read.ok()) return read.error();
+  return o;
+}
+
+Status read_outcome(wire::Outcome::Reader in, Outcome& out) {
   try {
-    return read_outcome_unguarded(in);
+    return read_outcome_unguarded(in, out);
   } catch (const kj::Exception& e) {
     return make_error("malformed outcome: " + wire::describe(e));
   }

@@ -16,6 +16,8 @@ namespace koordq::actors {
 void write_outcome(wire::Outcome::Builder out, const Outcome& outcome, std::string_view message = {});
 // An Error for a result, write kind or target this binary does not know, or a malformed message.
 Result<Outcome> read_outcome(wire::Outcome::Reader in);
+// Into `out`, in place (the fold's reader: no Outcome is moved).
+Status read_outcome(wire::Outcome::Reader in, Outcome& out);
 
 std::unique_ptr<journal::CapnpRecordBody> make_outcome_body(const Outcome& outcome, std::string_view message = {});
 

@@ -1,6 +1,7 @@
 #include "actors/wire/record_apply.hpp"
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "actors/wire/decision_wire.hpp"
@@ -27,12 +28,12 @@ Result<Effect> decode_watch(wire::Watch::Reader watch) {
     default:
       return make_error("unknown watch event type " + std::to_string(static_cast<uint16_t>(watch.getEventType())));
   }
-  auto object = schema::read_watched_object(watch.getObject());
-  if (!object.ok()) return object.error();
-  // An effect runs once: the decoded object moves into the state.
-  return Effect([object = std::move(object).value(), deleted](Scheduler& s) mutable {
-    s.apply_object(std::move(object), deleted);
-  });
+  // Decoded in place on the heap, so that it moves only once: into the state, when the effect
+  // runs (which it does once). An object held by the effect itself would move into it, and again
+  // into std::function's storage.
+  auto object = std::make_shared<schema::WatchedObject>();
+  if (Status read = schema::read_watched_object(watch.getObject(), *object); !read.ok()) return read.error();
+  return Effect([object = std::move(object), deleted](Scheduler& s) { s.apply_object(std::move(*object), deleted); });
 }
 
 Result<Effect> decode_role(wire::Role::Reader role) {
@@ -89,9 +90,9 @@ Result<Effect> decode(const journal::StoredRecord& record) {
       });
     }
     case journal::RecordKind::kOutcome: {
-      auto outcome = read_outcome(body.getOutcome());
-      if (!outcome.ok()) return outcome.error();
-      return Effect([outcome = std::move(outcome).value()](Scheduler& s) { s.apply_outcome(outcome); });
+      auto outcome = std::make_shared<Outcome>();  // in place, as a watched object is
+      if (Status read = read_outcome(body.getOutcome(), *outcome); !read.ok()) return read.error();
+      return Effect([outcome = std::move(outcome)](Scheduler& s) { s.apply_outcome(*outcome); });
     }
     case journal::RecordKind::kRole:
       return decode_role(body.getRole());

@@ -6,6 +6,7 @@
 
 namespace koordq::actors {
 
+using schema::wire_fields::assign;
 using schema::wire_fields::text;
 using schema::wire_fields::to_string;
 
@@ -18,11 +19,17 @@ void write_unit_ref(wire::UnitRef::Builder out, const UnitRef& ref) {
 }
 
 UnitRef read_unit_ref(wire::UnitRef::Reader in) {
-  return UnitRef{.namespace_ = to_string(in.getNamespace()),
-                 .name = to_string(in.getName()),
-                 .uid = to_string(in.getUid()),
-                 .quota = to_string(in.getQuota()),
-                 .queue = to_string(in.getQueue())};
+  UnitRef ref;
+  read_unit_ref(in, ref);
+  return ref;
+}
+
+void read_unit_ref(wire::UnitRef::Reader in, UnitRef& out) {
+  assign(out.namespace_, in.getNamespace());
+  assign(out.name, in.getName());
+  assign(out.uid, in.getUid());
+  assign(out.quota, in.getQuota());
+  assign(out.queue, in.getQueue());
 }
 
 void write_target(wire::Target::Builder out, const Target& target) {
@@ -33,12 +40,14 @@ void write_target(wire::Target::Builder out, const Target& target) {
   }
 }
 
-Result<Target> read_target(wire::Target::Reader in) {
+Status read_target(wire::Target::Reader in, Target& out) {
   switch (in.which()) {
     case wire::Target::UNIT:
-      return Target(read_unit_ref(in.getUnit()));
+      read_unit_ref(in.getUnit(), out.emplace<UnitRef>());
+      return ok_status();
     case wire::Target::QUEUE:
-      return Target(QueueRef{to_string(in.getQueue().getName())});
+      assign(out.emplace<QueueRef>().name, in.getQueue().getName());
+      return ok_status();
   }
   return make_error("unknown target kind " + std::to_string(static_cast<uint16_t>(in.which())));
 }

@@ -10,9 +10,10 @@ namespace koordq::actors {
 
 void write_unit_ref(wire::UnitRef::Builder out, const UnitRef& ref);
 UnitRef read_unit_ref(wire::UnitRef::Reader in);
+void read_unit_ref(wire::UnitRef::Reader in, UnitRef& out);
 
 void write_target(wire::Target::Builder out, const Target& target);
-// An Error for a target kind this binary does not know.
-Result<Target> read_target(wire::Target::Reader in);
+// Into `out`, in place; an Error for a target kind this binary does not know.
+Status read_target(wire::Target::Reader in, Target& out);
 
 }  // namespace koordq::actors
