@@ -15,12 +15,17 @@ namespace koordq::schema {
 
 void write_object_meta(wire::ObjectMeta::Builder out, const ObjectMeta& meta);
 ObjectMeta read_object_meta(wire::ObjectMeta::Reader in);
+// The in-place forms (`void read_x(in, out)`) fill `out`, every field of it, without a
+// temporary to move: a decoded object's strings are written once, where they stay.
+void read_object_meta(wire::ObjectMeta::Reader in, ObjectMeta& out);
 
 void write_queue_unit(wire::QueueUnit::Builder out, const QueueUnit& unit);
 QueueUnit read_queue_unit(wire::QueueUnit::Reader in);
+void read_queue_unit(wire::QueueUnit::Reader in, QueueUnit& out);
 // A status on its own: the decision state's pending and landed writes (state.capnp).
 void write_queue_unit_status(wire::QueueUnitStatus::Builder out, const QueueUnitStatus& status);
 QueueUnitStatus read_queue_unit_status(wire::QueueUnitStatus::Reader in);
+void read_queue_unit_status(wire::QueueUnitStatus::Reader in, QueueUnitStatus& out);
 
 void write_queue(wire::Queue::Builder out, const Queue& queue);
 Queue read_queue(wire::Queue::Reader in);

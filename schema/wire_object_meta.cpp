@@ -18,15 +18,19 @@ void write_object_meta(wire::ObjectMeta::Builder out, const ObjectMeta& meta) {
 
 ObjectMeta read_object_meta(wire::ObjectMeta::Reader in) {
   ObjectMeta meta;
-  meta.name = to_string(in.getName());
-  meta.namespace_ = to_string(in.getNamespace());
-  meta.uid = to_string(in.getUid());
-  meta.resource_version = to_string(in.getResourceVersion());
+  read_object_meta(in, meta);
+  return meta;
+}
+
+void read_object_meta(wire::ObjectMeta::Reader in, ObjectMeta& meta) {
+  assign(meta.name, in.getName());
+  assign(meta.namespace_, in.getNamespace());
+  assign(meta.uid, in.getUid());
+  assign(meta.resource_version, in.getResourceVersion());
   meta.creation_timestamp = read_optional(in.getCreationTimestamp());
   meta.deletion_timestamp = read_optional(in.getDeletionTimestamp());
   meta.labels = read_string_map(in.getLabels());
   meta.annotations = read_string_map(in.getAnnotations());
-  return meta;
 }
 
 }  // namespace koordq::schema

@@ -63,18 +63,16 @@ void write_spec(wire::QueueUnitSpec::Builder out, const QueueUnitSpec& spec) {
   write_optional(out.getMaximumExecutionTimeSeconds(), spec.maximum_execution_time_seconds);
 }
 
-QueueUnitSpec read_spec(wire::QueueUnitSpec::Reader in) {
-  QueueUnitSpec spec;
+void read_spec(wire::QueueUnitSpec::Reader in, QueueUnitSpec& spec) {
   if (auto ref = in.getConsumerRef(); ref.isValue()) spec.consumer_ref = read_consumer_ref(ref.getValue());
   spec.priority = read_optional(in.getPriority());
   spec.pod_set = read_list<PodSet>(in.getPodSet(), read_pod_set);
   spec.request = read_resource_list(in.getRequest());
   spec.resource = read_resource_list(in.getResource());
-  spec.queue = to_string(in.getQueue());
-  spec.priority_class_name = to_string(in.getPriorityClassName());
+  assign(spec.queue, in.getQueue());
+  assign(spec.priority_class_name, in.getPriorityClassName());
   spec.active = read_optional(in.getActive());
   spec.maximum_execution_time_seconds = read_optional(in.getMaximumExecutionTimeSeconds());
-  return spec;
 }
 
 void write_status(wire::QueueUnitStatus::Builder out, const QueueUnitStatus& status) {
@@ -97,10 +95,9 @@ void write_status(wire::QueueUnitStatus::Builder out, const QueueUnitStatus& sta
   }
 }
 
-QueueUnitStatus read_status(wire::QueueUnitStatus::Reader in) {
-  QueueUnitStatus status;
-  status.phase = to_string(in.getPhase());
-  status.message = to_string(in.getMessage());
+void read_status(wire::QueueUnitStatus::Reader in, QueueUnitStatus& status) {
+  assign(status.phase, in.getPhase());
+  assign(status.message, in.getMessage());
   status.attempts = in.getAttempts();
   status.last_update_time = read_optional(in.getLastUpdateTime());
   status.last_allocate_time = read_optional(in.getLastAllocateTime());
@@ -110,7 +107,6 @@ QueueUnitStatus read_status(wire::QueueUnitStatus::Reader in) {
     status.pod_state =
         PodState{.running = pod_state.getValue().getRunning(), .pending = pod_state.getValue().getPending()};
   }
-  return status;
 }
 
 }  // namespace
@@ -162,9 +158,15 @@ void write_queue_unit(wire::QueueUnit::Builder out, const QueueUnit& unit) {
 }
 
 QueueUnit read_queue_unit(wire::QueueUnit::Reader in) {
-  return QueueUnit{.metadata = read_object_meta(in.getMetadata()),
-                   .spec = read_spec(in.getSpec()),
-                   .status = read_status(in.getStatus())};
+  QueueUnit unit;
+  read_queue_unit(in, unit);
+  return unit;
+}
+
+void read_queue_unit(wire::QueueUnit::Reader in, QueueUnit& out) {
+  read_object_meta(in.getMetadata(), out.metadata);
+  read_spec(in.getSpec(), out.spec);
+  read_status(in.getStatus(), out.status);
 }
 
 void write_queue_unit_status(wire::QueueUnitStatus::Builder out, const QueueUnitStatus& status) {
@@ -172,7 +174,13 @@ void write_queue_unit_status(wire::QueueUnitStatus::Builder out, const QueueUnit
 }
 
 QueueUnitStatus read_queue_unit_status(wire::QueueUnitStatus::Reader in) {
-  return read_status(in);
+  QueueUnitStatus status;
+  read_status(in, status);
+  return status;
+}
+
+void read_queue_unit_status(wire::QueueUnitStatus::Reader in, QueueUnitStatus& out) {
+  read_status(in, out);
 }
 
 }  // namespace koordq::schema

@@ -51,7 +51,7 @@ Result<WatchedObject> read_watched_object(wire::WatchedObject::Reader in) {
 Status read_watched_object(wire::WatchedObject::Reader in, WatchedObject& out) {
   switch (in.which()) {
     case wire::WatchedObject::QUEUE_UNIT:
-      out.emplace<QueueUnit>(read_queue_unit(in.getQueueUnit()));
+      read_queue_unit(in.getQueueUnit(), out.emplace<QueueUnit>());
       return ok_status();
     case wire::WatchedObject::QUEUE:
       out.emplace<Queue>(read_queue(in.getQueue()));

@@ -39,6 +39,11 @@ class BoxedOptional {
   const T* operator->() const { return value_.get(); }
   T* operator->() { return value_.get(); }
   void reset() { value_.reset(); }
+  // A default value in place of the current one, to be filled where it stays.
+  T& emplace() {
+    value_ = std::make_unique<T>();
+    return *value_;
+  }
 
   friend bool operator==(const BoxedOptional& a, const BoxedOptional& b) {
     return a.has_value() == b.has_value() && (!a.has_value() || *a == *b);

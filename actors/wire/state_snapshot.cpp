@@ -206,11 +206,13 @@ void write_unit(st::UnitState::Builder out, const std::string& key, const UnitSt
 
 // Fills a default-constructed `u` (in place: a UnitState is large to move).
 void read_unit(st::UnitState::Reader in, UnitState& u) {
-  u.object = schema::read_queue_unit(in.getObject());
-  if (auto p = in.getPendingStatus(); p.isValue()) u.pending_status = schema::read_queue_unit_status(p.getValue());
+  schema::read_queue_unit(in.getObject(), u.object);
+  if (auto p = in.getPendingStatus(); p.isValue())
+    schema::read_queue_unit_status(p.getValue(), u.pending_status.emplace());
   u.pending_written_rv = to_string(in.getPendingWrittenRv());
   u.pending_decision_seq = in.getPendingDecisionSeq();
-  if (auto l = in.getLandedStatus(); l.isValue()) u.landed_status = schema::read_queue_unit_status(l.getValue());
+  if (auto l = in.getLandedStatus(); l.isValue())
+    schema::read_queue_unit_status(l.getValue(), u.landed_status.emplace());
   u.landed_rv = to_string(in.getLandedRv());
 
   u.quota = to_string(in.getQuota());
