@@ -131,7 +131,11 @@ void Scheduler::apply_decisions(uint64_t round_seq, Decisions& decisions) {
         u.landed_status = u.pending_status;
         u.landed_rv = u.pending_written_rv;
       }
-      u.pending_status = merged(u.status(), *d.status_patch);
+      if constexpr (kOwned) {
+        u.pending_status = merged_taking_lists(u.status(), *d.status_patch);  // only phase and attempts are read below
+      } else {
+        u.pending_status = merged(u.status(), *d.status_patch);
+      }
       u.pending_written_rv.clear();
       u.pending_decision_seq = round_seq;
       if (d.status_patch->attempts) u.attempts = std::max(u.attempts, *d.status_patch->attempts);

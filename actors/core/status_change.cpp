@@ -1,21 +1,43 @@
 #include "actors/core/status_change.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "actors/core/unit_facts.hpp"
 
 namespace koordq::actors {
 
-schema::QueueUnitStatus merged(const schema::QueueUnitStatus& status, const StatusPatch& patch) {
+namespace {
+
+// With kTake, the patch's message and lists are moved out of it; everything else is copied.
+template <bool kTake, class Patch>
+schema::QueueUnitStatus merge(const schema::QueueUnitStatus& status, Patch& patch) {
+  const auto pass = [](auto& value) -> decltype(auto) {
+    if constexpr (kTake) {
+      return std::move(value);
+    } else {
+      return std::as_const(value);
+    }
+  };
   schema::QueueUnitStatus out = status;
   if (patch.phase) out.phase = *patch.phase;
-  if (patch.message) out.message = *patch.message;
+  if (patch.message) out.message = pass(*patch.message);
   if (patch.attempts) out.attempts = *patch.attempts;
   if (patch.last_update_time) out.last_update_time = *patch.last_update_time;
   if (patch.last_allocate_time) out.last_allocate_time = *patch.last_allocate_time;
-  if (patch.admissions) out.admissions = *patch.admissions;
-  if (patch.admission_checks) out.admission_checks = *patch.admission_checks;
+  if (patch.admissions) out.admissions = pass(*patch.admissions);
+  if (patch.admission_checks) out.admission_checks = pass(*patch.admission_checks);
   return out;
+}
+
+}  // namespace
+
+schema::QueueUnitStatus merged(const schema::QueueUnitStatus& status, const StatusPatch& patch) {
+  return merge<false>(status, patch);
+}
+
+schema::QueueUnitStatus merged_taking_lists(const schema::QueueUnitStatus& status, StatusPatch& patch) {
+  return merge<true>(status, patch);
 }
 
 bool selector_matches(const schema::LabelSelector& selector, const schema::StringMap& labels) {

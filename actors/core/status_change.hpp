@@ -23,6 +23,9 @@ inline constexpr char kMessageCheckRemoved[] = "AdmisssionCheck is removed from 
 
 // The unit's status with the keys the patch sets replaced.
 schema::QueueUnitStatus merged(const schema::QueueUnitStatus& status, const StatusPatch& patch);
+// The same, moving the patch's message, admissions and admission checks out of it instead of
+// copying them (a decision given away); its phase and scalar fields stay as they are.
+schema::QueueUnitStatus merged_taking_lists(const schema::QueueUnitStatus& status, StatusPatch& patch);
 
 // The checks of `queue` that apply to the unit's labels (§10).
 std::vector<std::string> applicable_checks(const schema::Queue& queue, const schema::QueueUnit& unit);

@@ -13,5 +13,6 @@ koordq_gtest(decision_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/scheduler_write_failure_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/unit_facts_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/quota_tree_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/status_change_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/boxed_optional_test.cpp
   LIBS koordq_decision)
