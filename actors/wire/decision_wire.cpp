@@ -1,6 +1,7 @@
 #include "actors/wire/decision_wire.hpp"
 
 #include <string>
+#include <variant>
 
 #include "actors/wire/queue_write_wire.hpp"
 #include "actors/wire/target_wire.hpp"
@@ -217,7 +218,10 @@ Status read_decision_unguarded(wire::Decision::Reader in, Detail detail, Decisio
   auto kind = from_wire(in.getKind());
   if (!kind.ok()) return kind.error();
   d.kind = *kind;
-  schema::wire_fields::assign(d.reason, in.getReason());
+  // The state keeps no reason of a unit's decision (a Queue's InvalidRefreshInterval it does).
+  if (detail == Detail::kWhole || std::holds_alternative<QueueRef>(d.target)) {
+    schema::wire_fields::assign(d.reason, in.getReason());
+  }
   if (in.getStatusPatch().isValue()) read_status_patch(in.getStatusPatch().getValue(), d.status_patch.emplace());
   read_optional_text(in.getSpecQueuePatch(), d.spec_queue_patch);
   const auto events = in.getEvents();

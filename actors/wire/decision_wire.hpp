@@ -24,10 +24,11 @@ Result<Decision> read_decision(wire::Decision::Reader in);
 std::unique_ptr<journal::CapnpRecordBody> make_round_body(uint64_t basis, const std::vector<Decision>& decisions);
 // The decisions in canonical order; an Error for the first one that does not decode.
 Result<std::vector<Decision>> read_round(wire::Round::Reader in);
-// The decisions as the fold keeps them (Scheduler::apply_round reads nothing else): without their
-// events and quota-check steps, which are checked for an event type this binary does not know
-// (the Error read_round gives) but not copied. The apply benchmark's rounds (an event and the
-// quota-check steps per attempt) decode in 63 % of read_round's instructions.
+// The decisions as the fold keeps them (Scheduler::apply_round reads nothing else): without
+// their events and quota-check steps, nor the reason of a unit's decision. The events are checked
+// for an event type this binary does not know (the Error read_round gives), not copied. The apply
+// benchmark's rounds decode in 63 % of read_round's instructions without the events and steps
+// (BENCHMARKS.md, "Records decoded in place…").
 Result<std::vector<Decision>> read_round_kept(wire::Round::Reader in);
 
 }  // namespace koordq::actors

@@ -193,18 +193,24 @@ TEST(DecisionWire, a_round_keeps_its_decisions_in_order) {
   EXPECT_EQ(*back, decisions);
 }
 
-TEST(DecisionWire, the_fold_reads_a_round_without_its_events_and_quota_check_steps) {
+TEST(DecisionWire, the_fold_reads_a_round_without_its_events_quota_check_steps_and_unit_reasons) {
+  Decision queue_decision;
+  queue_decision.target = QueueRef{"queue-a"};
+  queue_decision.kind = DecisionKind::kInvalidRefreshInterval;
+  queue_decision.reason = "invalid refresh interval 5x";  // a Queue's reason is kept
   const std::vector<Decision> decisions = {full_decision(DecisionKind::kFail),
                                            full_decision(DecisionKind::kPreempt, QueuePatch{}),
-                                           full_decision(DecisionKind::kAdmit)};
+                                           full_decision(DecisionKind::kAdmit), queue_decision};
   auto body = make_round_body(41, decisions);
   auto kept = read_round_kept(body->record().asReader().getBody().getRound());
   ASSERT_TRUE(kept.ok()) << kept.message();
   std::vector<Decision> expected = decisions;
   for (auto& d : expected) {
+    if (std::holds_alternative<QueueRef>(d.target)) continue;
     ASSERT_FALSE(d.events.empty());
     d.events.clear();
     d.quota_check.clear();
+    d.reason.clear();
   }
   EXPECT_EQ(*kept, expected);
 }
