@@ -64,7 +64,11 @@ void write_spec(wire::QueueUnitSpec::Builder out, const QueueUnitSpec& spec) {
 }
 
 void read_spec(wire::QueueUnitSpec::Reader in, QueueUnitSpec& spec) {
-  if (auto ref = in.getConsumerRef(); ref.isValue()) spec.consumer_ref = read_consumer_ref(ref.getValue());
+  if (auto ref = in.getConsumerRef(); ref.isValue()) {
+    spec.consumer_ref = read_consumer_ref(ref.getValue());
+  } else {
+    spec.consumer_ref.reset();
+  }
   spec.priority = read_optional(in.getPriority());
   spec.pod_set = read_list<PodSet>(in.getPodSet(), read_pod_set);
   spec.request = read_resource_list(in.getRequest());
@@ -106,6 +110,8 @@ void read_status(wire::QueueUnitStatus::Reader in, QueueUnitStatus& status) {
   if (auto pod_state = in.getPodState(); pod_state.isValue()) {
     status.pod_state =
         PodState{.running = pod_state.getValue().getRunning(), .pending = pod_state.getValue().getPending()};
+  } else {
+    status.pod_state.reset();
   }
 }
 

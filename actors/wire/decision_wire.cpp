@@ -212,7 +212,7 @@ QuotaCheckStep read_quota_check_step(wire::QuotaCheckStep::Reader in) {
 // quota-check steps are only read by the writers, replay --verify and explain).
 enum class Detail { kWhole, kKept };
 
-// Into `d`, a Decision in place.
+// Into `d`, a default-constructed Decision in place (fields the message lacks are left as they are).
 Status read_decision_unguarded(wire::Decision::Reader in, Detail detail, Decision& d) {
   if (Status target = read_target(in.getTarget(), d.target); !target.ok()) return target;
   auto kind = from_wire(in.getKind());
