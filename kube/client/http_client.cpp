@@ -379,7 +379,10 @@ Result<Response> HttpClient::send(const Request& request, Cancellation* cancella
       if (!response.ok()) return make_error(impl.what(request) + ": " + response.message());
       return response;
     }
-    if (!impl.sleep(*delay, cancellation)) return make_error(impl.what(request) + ": cancelled");
+    if (!impl.sleep(*delay, cancellation)) {
+      const std::string last = response.ok() ? "HTTP " + std::to_string(response->status) : response.message();
+      return make_error(impl.what(request) + ": cancelled while waiting to retry after " + last);
+    }
   }
 }
 

@@ -454,12 +454,17 @@ Status LeaderElector::patch_label(bool set, milliseconds budget, Interrupt inter
                                      set ? leader_label_set_body() : leader_label_remove_body());
   const auto deadline = steady_clock::now() + budget;
   std::string problem = "no attempt within the time allowed";
+  bool answered = false;
   for (;;) {
     const auto remaining = std::chrono::duration_cast<milliseconds>(deadline - steady_clock::now());
     if (remaining <= milliseconds(0)) break;
+    const auto attempt_deadline = steady_clock::now() + remaining;
     Result<Response> answer = send(patch, remaining, interrupt);
     if (answer.ok() && answer->ok()) return ok_status();
-    problem = describe(answer);
+    // An attempt the budget cut off says less than the server's answer to the one before it.
+    const bool cut_off = !answer.ok() && steady_clock::now() >= attempt_deadline;
+    if (!cut_off || !answered) problem = describe(answer);
+    answered = answered || answer.ok();
     const auto wait = std::min<steady_clock::duration>(options_.label_retry_interval, deadline - steady_clock::now());
     if (wait <= steady_clock::duration::zero()) break;
     if (interrupt != Interrupt::kNever) {

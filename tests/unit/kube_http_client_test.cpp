@@ -107,6 +107,22 @@ TEST(HttpClient, retries_503_and_429_after_retry_after_and_reports_every_attempt
             (std::vector<std::string>{"GET " + host + " 503", "GET " + host + " 429", "GET " + host + " 200"}));
 }
 
+TEST(HttpClient, a_retry_wait_cut_by_cancellation_names_the_last_answer) {
+  ScriptedHttpServer server;
+  server.script({{http_reply(503, "busy", "Retry-After: 30\r\n")}});
+  auto client = client_for(server);
+  Cancellation cancellation;
+  std::thread canceller([&] {
+    server.wait_for_requests(1);
+    std::this_thread::sleep_for(50ms);
+    cancellation.cancel();
+  });
+  Result<Response> response = client->send(req(Verb::kGet, "/x"), &cancellation);
+  canceller.join();
+  ASSERT_FALSE(response.ok());
+  EXPECT_THAT(response.message(), HasSubstr("cancelled while waiting to retry after HTTP 503"));
+}
+
 TEST(HttpClient, post_and_unconditional_patch_are_not_retried) {
   ScriptedHttpServer server;
   server.script({{http_reply(503, "busy")}});
