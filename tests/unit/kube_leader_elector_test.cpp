@@ -450,7 +450,7 @@ TEST(LeaderElector, a_label_that_cannot_be_set_releases_the_lease_and_is_fatal) 
   Fixture f;
   f.api.fail("PATCH " + kPodPath, 500);
   LeaderElectionOptions options = f.options();
-  options.label_set_timeout = 200ms;
+  options.label_set_timeout = 500ms;
   LeaderElector elector(*f.client, options, f.events.callbacks());
   elector.start();
   ASSERT_TRUE(eventually([&] {
