@@ -93,6 +93,8 @@ class QuotaTree {
   // The name and the known quotas below it: for a known name, exactly the quotas whose path
   // contains it.
   std::vector<std::string> subtree(const std::string& name) const;
+  // Whether a known quota names `name` as its parent (subtree(name) is more than the name).
+  bool has_children(const std::string& name) const { return children_.count(name) != 0; }
 
   // A unit's contribution moved from (old_label, old_charge, old_holds) to the new values.
   void recharge(const std::string& old_label, const schema::ResourceVector& old_charge, bool old_holds,

@@ -43,6 +43,8 @@ struct Outcome {
 // `backoff` set.
 inline constexpr uint8_t kInMembers = 1, kInHousekeeping = 2, kInNotWaiting = 4, kInBackoff = 8;
 
+struct QueueState;
+
 struct UnitState {
   schema::QueueUnit object;  // as last observed
   // The status koordq decided (applied round) but has not yet seen through the watch: the
@@ -90,6 +92,10 @@ struct UnitState {
   // (kIn* bits), kept with every change of those sets, so that a refresh searches a set only when
   // the unit's place in it changes.
   uint8_t indexed_in = 0;
+  // Derived like `indexed_in`: the queue named by `quota` while it exists (the unit is mapped),
+  // else nullptr, so that a refresh that keeps the quota finds its queue without a search.
+  // Scheduler's copy points it at the copy's own queues.
+  QueueState* queue = nullptr;
 
   const schema::QueueUnitStatus& status() const { return pending_status ? *pending_status : object.status; }
 };
@@ -210,6 +216,12 @@ using QueueMap = std::map<std::string, QueueState>;
 class Scheduler {
  public:
   explicit Scheduler(DecisionConfig config = {}) : config_(std::move(config)) {}
+  // A copy points its units' queue pointers (UnitState::queue) at its own queues; a move keeps the
+  // map nodes, so the pointers stay valid.
+  Scheduler(const Scheduler& other);
+  Scheduler& operator=(const Scheduler& other);
+  Scheduler(Scheduler&&) noexcept = default;
+  Scheduler& operator=(Scheduler&&) noexcept = default;
 
   // Every record advances "now" first (timers fire deterministically), then applies its content.
   void advance_to(int64_t now);
@@ -291,12 +303,15 @@ class Scheduler {
   void index_member(QueueState& q, const std::string& key, UnitState& u, const Insert& insert);
   // Puts the unit in or out of the unit indexes (`unmapped_pending_`, `execution_limited_`).
   void index_unit(const std::string& key, const UnitState& u);
+  // UnitState::queue of every unit from its quota (after a copy or a restore).
+  void repoint_units();
   // Puts the queue's entry in `queue_timers_` in line with its state (or drops it).
   void retime_queue(const std::string& name);
   void retime_queue(QueueState& q, const std::string& name);  // `q` is queues_[name]
 
   friend class StateSnapshotCodec;  // actors/wire/state_snapshot.cpp: snapshot and restore
 
+  // Every member below is copied by the copy constructor (scheduler_apply.cpp).
   DecisionConfig config_;
   int64_t now_ = 0;
   UnitMap units_;

@@ -30,6 +30,47 @@ bool resource_version_reached(const std::string& observed, const std::string& wr
 
 }  // namespace
 
+Scheduler::Scheduler(const Scheduler& other)
+    : config_(other.config_),
+      now_(other.now_),
+      units_(other.units_),
+      queues_(other.queues_),
+      quotas_(other.quotas_),
+      auto_queues_(other.auto_queues_),
+      metrics_(other.metrics_),
+      previous_now_(other.previous_now_),
+      relist_cutoff_(other.relist_cutoff_),
+      relisting_units_(other.relisting_units_),
+      queue_timers_(other.queue_timers_),
+      unmapped_pending_(other.unmapped_pending_),
+      execution_limited_(other.execution_limited_) {
+  repoint_units();
+}
+
+Scheduler& Scheduler::operator=(const Scheduler& other) {
+  if (this != &other) *this = Scheduler(other);
+  return *this;
+}
+
+void Scheduler::repoint_units() {
+  // Units are ordered by namespace, which often goes with the quota: the last queue found is
+  // tried first.
+  const std::string* last_quota = nullptr;
+  QueueState* last_queue = nullptr;
+  for (auto& [key, u] : units_) {
+    if (u.quota.empty()) {
+      u.queue = nullptr;
+      continue;
+    }
+    if (last_quota == nullptr || *last_quota != u.quota) {
+      const auto q = queues_.find(u.quota);
+      last_quota = &u.quota;
+      last_queue = q == queues_.end() ? nullptr : &q->second;
+    }
+    u.queue = last_queue;
+  }
+}
+
 std::string unit_key(const std::string& ns, const std::string& name) {
   std::string key;  // one allocation (`ns + "/" + name` may make two)
   key.reserve(ns.size() + 1 + name.size());
@@ -53,11 +94,15 @@ void Scheduler::advance_to(int64_t now) {
     it = metrics_.namespace_empty_since.erase(it);
   }
   // The queues with a timer due, in name order (as a walk over every queue would meet them).
-  std::vector<std::string> due;
-  for (auto it = queue_timers_.begin(); it != queue_timers_.end() && it->first <= now_; ++it) due.push_back(it->second);
-  std::sort(due.begin(), due.end());
-  for (const auto& name : due) {
-    QueueState& q = queues_.at(name);
+  if (queue_timers_.empty() || queue_timers_.begin()->first > now_) return;
+  std::vector<QueueMap::iterator> due;
+  for (auto it = queue_timers_.begin(); it != queue_timers_.end() && it->first <= now_; ++it) {
+    if (const auto q = queues_.find(it->second); q != queues_.end()) due.push_back(q);
+  }
+  std::sort(due.begin(), due.end(), [](const auto& a, const auto& b) { return a->first < b->first; });
+  for (const QueueMap::iterator& entry : due) {
+    const std::string& name = entry->first;
+    QueueState& q = entry->second;
     if (q.cursor && now_ >= q.last_reset + kThreeMinutes) reset_cursor(q);
     // A due publication that would change nothing is skipped until the next interval (§14.1).
     if (q.settings.show_queue_items && q.next_publish && now_ >= *q.next_publish) {
@@ -71,7 +116,7 @@ void Scheduler::advance_to(int64_t now) {
       }
       q.blocked.clear();
     }
-    retime_queue(name);
+    retime_queue(q, name);
   }
 }
 
@@ -100,8 +145,7 @@ void Scheduler::reset_cursor(QueueState& q) {
 }
 
 QueueState* Scheduler::queue_of(const UnitState& u) {
-  const auto it = queues_.find(u.quota);
-  return it == queues_.end() ? nullptr : &it->second;
+  return u.queue;
 }
 
 void Scheduler::remove_from_queue(const std::string& queue, const OrderKey& key) {
@@ -111,7 +155,7 @@ void Scheduler::remove_from_queue(const std::string& queue, const OrderKey& key)
 
 void Scheduler::back_off(UnitState& u, int64_t until) {
   u.backoff_until = until;
-  if (QueueState* q = queue_of(u); q != nullptr && q->members.count(u.key.full_name)) {
+  if (QueueState* q = queue_of(u); q != nullptr && (u.indexed_in & kInMembers)) {
     q->backoff.insert(u.key.full_name);
     u.indexed_in |= kInBackoff;
   }
@@ -146,7 +190,7 @@ void Scheduler::on_capacity_change(const std::string& quota) {
       }
     }
   };
-  if (!quotas_.known(quota)) return wake(quota);
+  if (!quotas_.known(quota) || !quotas_.has_children(quota)) return wake(quota);  // a leaf: no list built
   for (const auto& name : quotas_.subtree(quota)) wake(name);
 }
 
@@ -222,8 +266,11 @@ void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_cha
     const auto it = queues_.find(name);
     return it == queues_.end() ? nullptr : &it->second;
   };
-  QueueState* const new_q = u.quota.empty() ? nullptr : queue_named(u.quota);
+  QueueState* const new_q = u.quota.empty()                        ? nullptr
+                            : !quota_changed && u.queue != nullptr ? u.queue
+                                                                   : queue_named(u.quota);
   QueueState* const old_q = quota_changed ? queue_named(old_quota) : new_q;
+  u.queue = new_q;
   const bool mapped = new_q != nullptr;
   u.waiting = mapped && effective.may_wait;
   OrderKey replaced_key;
@@ -429,6 +476,7 @@ bool Scheduler::rebuild_indexes() {
     index_member(*c.queue, key, u, append);
   }
   for (const auto& [name, c] : cursors) in_order = in_order && c.next == c.queue->members.end();
+  repoint_units();
   if (in_order) return true;
 
   bool every_member_is_a_unit = true;
@@ -566,6 +614,9 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
         if (it == queues_.end()) return;
         const auto members = it->second.members;
         if (it->second.timer) queue_timers_.erase({*it->second.timer, name});
+        for (const auto& key : members) {
+          if (auto u = units_.find(key); u != units_.end()) u->second.queue = nullptr;
+        }
         queues_.erase(it);
         for (const auto& key : members) refresh_unit(key, false);
         // Every series labelled with the queue goes with it (§15.4).

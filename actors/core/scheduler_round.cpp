@@ -144,8 +144,11 @@ void Scheduler::apply_decisions(uint64_t round_seq, Decisions& decisions) {
       u.spec_queue_sent = *d.spec_queue_patch;
       u.spec_queue_sent_seq = round_seq;
     }
-    const auto q_it = queues_.find(ref.queue);
-    QueueState* q = q_it == queues_.end() ? nullptr : &q_it->second;
+    QueueState* q = u.queue;  // the decision's queue is the unit's, but for a round decided before a change
+    if (q == nullptr || ref.queue != u.quota) {
+      const auto q_it = queues_.find(ref.queue);
+      q = q_it == queues_.end() ? nullptr : &q_it->second;
+    }
     switch (d.kind) {
       case DecisionKind::kAdmit:
       case DecisionKind::kReserve:

@@ -207,9 +207,13 @@ inline std::vector<std::string> derived_index_violations(const actors::Scheduler
       limited.insert(key);
     }
   }
-  // Each unit's indexed_in bits say which of its queue's sets hold it.
+  // Each unit's indexed_in bits say which of its queue's sets hold it, and its queue pointer is
+  // this scheduler's entry of the queue its quota names.
   for (const auto& [key, u] : s.units()) {
     uint8_t in = 0;
+    const auto named = u.quota.empty() ? s.queues().end() : s.queues().find(u.quota);
+    const actors::QueueState* expected_queue = named == s.queues().end() ? nullptr : &named->second;
+    if (u.queue != expected_queue) out.push_back("unit " + key + ": its queue pointer is not its queue's entry");
     if (const auto q = s.queues().find(u.quota); !u.quota.empty() && q != s.queues().end()) {
       if (q->second.members.count(key)) in |= actors::kInMembers;
       if (q->second.housekeeping.count(key)) in |= actors::kInHousekeeping;

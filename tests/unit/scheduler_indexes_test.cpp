@@ -107,6 +107,37 @@ TEST(SchedulerIndexes, a_deleted_queue_leaves_no_timer) {
   EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
 }
 
+// A unit's queue pointer is derived: a copy of the state points at its own queues, and a deleted
+// queue leaves its units unmapped, so a later change of a unit reaches neither a queue that is
+// gone nor one of another state.
+TEST(SchedulerIndexes, a_copied_state_and_a_deleted_queue_keep_each_units_queue_its_own) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "1"}}));
+  d.input(quiet_queue("q"));
+  d.input(unit("a", "q", "1"));
+  d.input(unit("b", "q", "1"));  // waits: the quota is full
+  auto copy = std::make_unique<actors::Scheduler>(d.s);
+  EXPECT_EQ(copy->units().at("default/b").queue, &copy->queues().at("q"));
+  EXPECT_TRUE(derived_index_violations(*copy).empty()) << describe(derived_index_violations(*copy));
+  actors::Scheduler assigned;
+  assigned = *copy;
+  EXPECT_EQ(assigned.units().at("default/b").queue, &assigned.queues().at("q"));
+
+  d.input(quiet_queue("q"), true);
+  EXPECT_EQ(d.s.units().at("default/b").queue, nullptr);
+  EXPECT_TRUE(derived_index_violations(d.s).empty()) << describe(derived_index_violations(d.s));
+  d.input(unit("b", "q", "1", 5));  // a change of the unmapped unit
+  EXPECT_EQ(d.s.units().at("default/b").queue, nullptr);
+
+  copy->advance_to(d.time);
+  copy->apply_object(schema::WatchedObject(unit("b", "q", "1", 5)), false);
+  const auto& waiting = copy->queues().at("q").waiting;
+  ASSERT_EQ(waiting.size(), 1u);
+  EXPECT_EQ(waiting.begin()->priority, 5) << "the change reached the copy's own queue";
+  EXPECT_TRUE(derived_index_violations(*copy).empty()) << describe(derived_index_violations(*copy));
+  EXPECT_TRUE(derived_index_violations(assigned).empty()) << describe(derived_index_violations(assigned));
+}
+
 // Until the Queue shows a list (published by koordq or observed on the object), a due
 // publication has nothing to compare with: no timer, so records do not visit the queue.
 TEST(SchedulerIndexes, a_publication_has_a_timer_once_the_queue_shows_a_list) {

@@ -69,8 +69,8 @@ constexpr std::size_t field_count() {
 
 // A field added to a state struct must be added to state.capnp and actors/wire/state_snapshot.cpp
 // (and to replay/state_diff.cpp); then raise the count here.
-// UnitState's last field (`indexed_in`) is derived: a restore rebuilds it.
-static_assert(field_count<actors::UnitState>() == 29, "UnitState changed: snapshot the new field");
+// UnitState's last two fields (`indexed_in`, `queue`) are derived: a restore rebuilds them.
+static_assert(field_count<actors::UnitState>() == 30, "UnitState changed: snapshot the new field");
 // QueueState's last four fields (`housekeeping`, `not_waiting`, `backoff`, `timer`) are derived
 // indexes, not snapshotted: decoding rebuilds them (Scheduler::rebuild_indexes), and state_diff
 // compares them.
@@ -90,7 +90,7 @@ static_assert(field_count<actors::QueueingMetrics>() == 5, "QueueingMetrics chan
 // QuotaTree's last three members (`children_`, `paths_`, `usage_paths_`) are derived the same way
 // (QuotaTree::reindex); the first two are compared through QuotaTree's operator==, the third
 // points into the tree's own usage entries.
-static_assert(sizeof(actors::Scheduler) == 1000, "Scheduler changed: snapshot the new member");
+static_assert(sizeof(actors::Scheduler) == 1000, "Scheduler changed: snapshot and copy the new member");
 static_assert(sizeof(actors::QuotaTree) == 336, "QuotaTree changed: snapshot the new member");
 
 // --- a driver that journals what it does ------------------------------------------------------------
