@@ -51,6 +51,16 @@ std::unique_ptr<HttpClient> client_for(const ScriptedHttpServer& server, HttpOpt
   return testing::scripted_client(server, std::move(options));
 }
 
+// Cancels `cancellation` once the server has a request and `delay` has passed; join it.
+std::thread cancel_after_first_request(ScriptedHttpServer& server, Cancellation& cancellation,
+                                       std::chrono::milliseconds delay) {
+  return std::thread([&server, &cancellation, delay] {
+    server.wait_for_requests(1);
+    std::this_thread::sleep_for(delay);
+    cancellation.cancel();
+  });
+}
+
 TEST(HttpClient, sends_the_token_and_reuses_the_connection) {
   ScriptedHttpServer server;
   server.script({{http_reply(200, "{\"a\":1}")}});
@@ -112,11 +122,7 @@ TEST(HttpClient, a_retry_wait_cut_by_cancellation_names_the_last_answer) {
   server.script({{http_reply(503, "busy", "Retry-After: 30\r\n")}});
   auto client = client_for(server);
   Cancellation cancellation;
-  std::thread canceller([&] {
-    server.wait_for_requests(1);
-    std::this_thread::sleep_for(50ms);
-    cancellation.cancel();
-  });
+  std::thread canceller = cancel_after_first_request(server, cancellation, 50ms);
   Result<Response> response = client->send(req(Verb::kGet, "/x"), &cancellation);
   canceller.join();
   ASSERT_FALSE(response.ok());
@@ -203,11 +209,7 @@ TEST(HttpClient, cancellation_ends_a_stream_at_once) {
   server.script({{chunked_header(), chunk("{\"partial\":")}});  // then nothing
   auto client = client_for(server);
   Cancellation cancellation;
-  std::thread canceller([&] {
-    server.wait_for_requests(1);
-    std::this_thread::sleep_for(100ms);
-    cancellation.cancel();
-  });
+  std::thread canceller = cancel_after_first_request(server, cancellation, 100ms);
   std::string body;
   Result<StreamOutcome> outcome = client->stream(
       req(Verb::kGet, "/watch"),
