@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "actors/core/quota_tree.hpp"
+#include "actors/core/usage_annotations.hpp"
 #include "schema/queue.hpp"
 #include "schema/queue_unit.hpp"
 
@@ -105,7 +106,6 @@ struct QueueDelete {
   bool operator==(const QueueDelete&) const = default;
 };
 
-using UsageAnnotations = std::map<std::string, std::string>;  // annotation → compact JSON
 using QueueWrite = std::variant<schema::QueueItemDetails, UsageAnnotations, schema::Queue, QueuePatch, QueueDelete>;
 
 struct Victim {

@@ -327,9 +327,6 @@ class Scheduler {
   std::set<std::string> execution_limited_;
 };
 
-// The six annotation names of §2.3 / §14.3, in the order Used, SelfUsed, ChildrenUsed,
-// GuaranteedUsed, SelfGuaranteedUsed, ChildrenGuaranteedUsed.
-extern const char* const kUsageAnnotationNames[6];
 // Whether two Queue objects differ in anything but koordq's own writes (usage annotations,
 // queueItemDetails, resourceVersion): §14.3.
 bool queue_changed(const schema::Queue& before, const schema::Queue& after);

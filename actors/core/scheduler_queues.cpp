@@ -43,15 +43,6 @@ std::string usage_json(const schema::ResourceVector& v) {
 
 }  // namespace
 
-const char* const kUsageAnnotationNames[6] = {
-    "alibabacloud.com/queue-used",
-    "alibabacloud.com/queue-self-used",
-    "alibabacloud.com/queue-children-used",
-    "alibabacloud.com/queue-guaranteed-used",
-    "alibabacloud.com/queue-self-guaranteed-used",
-    "alibabacloud.com/queue-children-guaranteed-used",
-};
-
 bool queue_changed(const schema::Queue& before, const schema::Queue& after) {
   auto strip = [](schema::Queue q) {
     q.metadata.resource_version.clear();
@@ -65,10 +56,9 @@ bool queue_changed(const schema::Queue& before, const schema::Queue& after) {
 UsageAnnotations usage_on_queue(const QueueState& q) {
   if (q.usage_written) return *q.usage_written;
   UsageAnnotations out;
-  for (const char* name : kUsageAnnotationNames) {
-    if (auto it = q.object.metadata.annotations.find(name); it != q.object.metadata.annotations.end()) {
-      out.emplace(name, it->second);
-    }
+  for (size_t slot = 0; slot < UsageAnnotations::kSlots; ++slot) {
+    const auto& annotations = q.object.metadata.annotations;
+    if (auto it = annotations.find(kUsageAnnotationNames[slot]); it != annotations.end()) out.set(slot, it->second);
   }
   return out;
 }
@@ -155,8 +145,14 @@ UsageAnnotations Scheduler::usage_annotations(const std::string& quota) const {
   const QuotaUsage& u = quotas_.usage(quota);
   const std::string used = usage_json(u.used), self = usage_json(u.self_used), children = usage_json(u.children_used);
   // Every reservation counts as guaranteed (§8.3).
-  return {{kUsageAnnotationNames[0], used}, {kUsageAnnotationNames[1], self}, {kUsageAnnotationNames[2], children},
-          {kUsageAnnotationNames[3], used}, {kUsageAnnotationNames[4], self}, {kUsageAnnotationNames[5], children}};
+  UsageAnnotations out;
+  out.set(0, used);
+  out.set(1, self);
+  out.set(2, children);
+  out.set(3, used);
+  out.set(4, self);
+  out.set(5, children);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -24,6 +24,19 @@ void write_map_patch(capnp::List<wire::MapPatchEntry>::Builder out, const MapPat
   }
 }
 
+// Of duplicate names the first wins, as for every map read from the wire; a name that is none of
+// the six fails the record.
+Result<QueueWrite> read_usage_annotations(capnp::List<wire::StringEntry>::Reader in) {
+  UsageAnnotations usage;
+  for (auto entry : in) {
+    const capnp::Text::Reader name = entry.getKey();
+    const auto slot = UsageAnnotations::slot_of(std::string_view(name.begin(), name.size()));
+    if (!slot) return make_error("usage annotation \"" + to_string(name) + "\" is none of the six of a Queue");
+    if (!usage.get(*slot)) usage.set(*slot, to_string(entry.getValue()));
+  }
+  return QueueWrite(std::move(usage));
+}
+
 // Of duplicate keys the first wins, as for every map read from the wire.
 Result<MapPatch> read_map_patch(capnp::List<wire::MapPatchEntry>::Reader in) {
   MapPatch patch;
@@ -72,7 +85,12 @@ void write_queue_write(wire::QueueWrite::Builder out, const QueueWrite& write) {
   if (const auto* details = std::get_if<schema::QueueItemDetails>(&write)) {
     schema::write_queue_item_details(out.initQueueItemDetails(), *details);
   } else if (const auto* usage = std::get_if<UsageAnnotations>(&write)) {
-    schema::wire_fields::write_string_map(out.initUsageAnnotations(usage->size()), *usage);
+    auto entries = out.initUsageAnnotations(static_cast<unsigned>(usage->size()));
+    unsigned i = 0;
+    for (const auto& [name, value] : *usage) {
+      entries[i].setKey(capnp::Text::Reader(name.data(), name.size()));  // a NUL-terminated literal
+      entries[i++].setValue(text(value));
+    }
   } else if (const auto* queue = std::get_if<schema::Queue>(&write)) {
     schema::write_queue(out.initCreate(), *queue);
   } else if (const auto* patch = std::get_if<QueuePatch>(&write)) {
@@ -87,7 +105,7 @@ Result<QueueWrite> read_queue_write(wire::QueueWrite::Reader in) {
     case wire::QueueWrite::QUEUE_ITEM_DETAILS:
       return QueueWrite(schema::read_queue_item_details(in.getQueueItemDetails()));
     case wire::QueueWrite::USAGE_ANNOTATIONS:
-      return QueueWrite(schema::wire_fields::read_string_map(in.getUsageAnnotations()));
+      return read_usage_annotations(in.getUsageAnnotations());
     case wire::QueueWrite::CREATE:
       return QueueWrite(schema::read_queue(in.getCreate()));
     case wire::QueueWrite::PATCH:

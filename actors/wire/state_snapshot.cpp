@@ -337,7 +337,12 @@ void write_queue(st::QueuePart::Builder out, const std::string& name, const Queu
   write_optional(out.getNextPublish(), q.next_publish);
   write_units(out.initUnits(units.size()), units);
   if (q.usage_written) {
-    write_string_map(out.getUsageWritten().initValue(q.usage_written->size()), *q.usage_written);
+    auto entries = out.getUsageWritten().initValue(static_cast<unsigned>(q.usage_written->size()));
+    unsigned i = 0;
+    for (const auto& [name, value] : *q.usage_written) {
+      entries[i].setKey(capnp::Text::Reader(name.data(), name.size()));  // a NUL-terminated literal
+      entries[i++].setValue(text(value));
+    }
   } else {
     out.getUsageWritten().setAbsent();
   }
@@ -367,8 +372,13 @@ std::pair<std::string, QueueState> read_queue(st::QueuePart::Reader in, UnitNode
   read_units(in.getUnits(), units);
   if (auto w = in.getUsageWritten(); w.isValue()) {
     UsageAnnotations usage;
-    for (auto e : w.getValue())
-      insert_unique(usage, to_string(e.getKey()), to_string(e.getValue()), "usage annotation");
+    for (auto e : w.getValue()) {
+      const std::string name = to_string(e.getKey());
+      const auto slot = UsageAnnotations::slot_of(name);
+      if (!slot) bad("usage annotation " + name + " is none of the six of a Queue");
+      if (usage.get(*slot)) bad("duplicate usage annotation " + name);
+      usage.set(*slot, to_string(e.getValue()));
+    }
     q.usage_written = std::move(usage);
   }
   q.usage_next = in.getUsageNext();

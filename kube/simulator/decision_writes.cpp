@@ -133,7 +133,7 @@ SimulatedCluster::Answer SimulatedCluster::write_queue(const actors::Target& tar
   if (const auto* details = std::get_if<schema::QueueItemDetails>(&write)) {
     updated.status.queue_item_details = *details;
   } else if (const auto* usage = std::get_if<actors::UsageAnnotations>(&write)) {
-    for (const auto& [name, value] : *usage) updated.metadata.annotations[name] = value;
+    for (const auto& [name, value] : *usage) updated.metadata.annotations[std::string(name)] = value;
   } else if (const auto* patch = std::get_if<actors::QueuePatch>(&write)) {
     if (patch->queue_policy) updated.spec.queue_policy = *patch->queue_policy;
     patch_map(updated.metadata.labels, patch->labels);

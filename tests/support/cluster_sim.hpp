@@ -393,7 +393,7 @@ class ClusterSim {
     if (const auto* details = std::get_if<schema::QueueItemDetails>(&write)) {
       q.status.queue_item_details = *details;
     } else if (const auto* usage = std::get_if<actors::UsageAnnotations>(&write)) {
-      for (const auto& [key, value] : *usage) q.metadata.annotations[key] = value;
+      for (const auto& [key, value] : *usage) q.metadata.annotations[std::string(key)] = value;
     } else if (const auto* patch = std::get_if<actors::QueuePatch>(&write)) {
       if (patch->queue_policy) q.spec.queue_policy = *patch->queue_policy;
       patch_map(q.metadata.labels, patch->labels);

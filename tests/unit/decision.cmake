@@ -15,4 +15,5 @@ koordq_gtest(decision_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/quota_tree_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/status_change_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/boxed_optional_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/usage_annotations_test.cpp
   LIBS koordq_decision)

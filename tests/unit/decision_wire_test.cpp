@@ -5,6 +5,7 @@
 #include <functional>
 
 #include <capnp/message.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "actors/wire/input_bodies.hpp"
@@ -177,6 +178,38 @@ TEST(DecisionWire, every_queue_write_round_trips) {
     d.queue_write = writes[i];
     EXPECT_EQ(round_trip(d), d) << "write " << i;
   }
+}
+
+// Usage annotations are written in the bytewise order of their names, as the map they once were;
+// of duplicate names the first wins; a name that is none of the six fails the decision.
+TEST(DecisionWire, usage_annotations_are_the_six_names_in_bytewise_order) {
+  Decision d;
+  d.target = QueueRef{"quota-a"};
+  d.kind = DecisionKind::kQueueUsageAnnotations;
+  d.queue_write = UsageAnnotations{{"alibabacloud.com/queue-used", "{}"},
+                                   {"alibabacloud.com/queue-children-guaranteed-used", R"({"cpu":1})"},
+                                   {"alibabacloud.com/queue-self-used", R"({"cpu":2})"}};
+  capnp::MallocMessageBuilder message;
+  auto out = message.initRoot<wire::Decision>();
+  write_decision(out, d);
+  std::vector<std::string> names;
+  for (auto e : out.asReader().getQueueWrite().getValue().getUsageAnnotations()) names.push_back(e.getKey());
+  EXPECT_EQ(names, (std::vector<std::string>{"alibabacloud.com/queue-children-guaranteed-used",
+                                             "alibabacloud.com/queue-self-used", "alibabacloud.com/queue-used"}));
+
+  auto entries = out.getQueueWrite().getValue().initUsageAnnotations(2);
+  entries[0].setKey("alibabacloud.com/queue-used");
+  entries[0].setValue("first");
+  entries[1].setKey("alibabacloud.com/queue-used");
+  entries[1].setValue("second");
+  auto back = read_decision(out.asReader());
+  ASSERT_TRUE(back.ok()) << back.message();
+  EXPECT_EQ(std::get<UsageAnnotations>(*back->queue_write).at("alibabacloud.com/queue-used"), "first");
+
+  out.getQueueWrite().getValue().initUsageAnnotations(1)[0].setKey("example.com/other");
+  back = read_decision(out.asReader());
+  ASSERT_FALSE(back.ok());
+  EXPECT_THAT(back.message(), ::testing::HasSubstr("usage annotation \"example.com/other\" is none of the six"));
 }
 
 TEST(DecisionWire, a_round_keeps_its_decisions_in_order) {

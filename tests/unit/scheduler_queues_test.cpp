@@ -384,7 +384,7 @@ TEST(SchedulerUsageAnnotations, at_most_once_per_second_and_only_when_a_value_ch
 TEST(SchedulerUsageAnnotations, values_already_on_the_queue_are_not_written_again) {
   SchedulerDriver d;
   auto q = queue("q");
-  for (const auto& [k, v] : usage("{}", "{}", "{}")) q.metadata.annotations[k] = v;
+  for (const auto& [k, v] : usage("{}", "{}", "{}")) q.metadata.annotations[std::string(k)] = v;
   d.input(q);
   EXPECT_TRUE(usage_writes(d.input(quota("q", "", {{"cpu", "8"}}))).empty());
 }
@@ -416,7 +416,7 @@ TEST(SchedulerUsageAnnotations, koordqs_own_annotation_changes_are_no_change_of_
       {"usage annotation", [](auto& q) { q.metadata.annotations["alibabacloud.com/queue-used"] = "{}"; }, false},
       {"all six",
        [](auto& q) {
-         for (const auto& [k, v] : usage("{}", "{}", "{}")) q.metadata.annotations[k] = v;
+         for (const auto& [k, v] : usage("{}", "{}", "{}")) q.metadata.annotations[std::string(k)] = v;
        },
        false},
       {"resourceVersion", [](auto& q) { q.metadata.resource_version = "9"; }, false},
@@ -444,7 +444,7 @@ TEST(SchedulerUsageAnnotations, koordqs_own_annotation_changes_are_no_change_of_
   d.input(q);
   d.input(unit("big", "q", "2"));
   ASSERT_EQ(d.s.queues().at("q").blocked.size(), 1u);
-  for (const auto& [k, v] : usage("{}", "{}", "{}")) q.metadata.annotations[k] = v;
+  for (const auto& [k, v] : usage("{}", "{}", "{}")) q.metadata.annotations[std::string(k)] = v;
   q.metadata.resource_version = "2";
   d.input(q);
   EXPECT_EQ(d.s.queues().at("q").blocked.size(), 1u);
