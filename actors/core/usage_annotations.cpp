@@ -39,8 +39,15 @@ UsageAnnotations::UsageAnnotations(std::initializer_list<std::pair<std::string_v
 }
 
 std::optional<size_t> UsageAnnotations::slot_of(std::string_view name) {
+  // The names as views, measured once: the six lengths differ, so a name is compared with at most
+  // one of them.
+  static const auto names = [] {
+    std::array<std::string_view, kSlots> views;
+    for (size_t i = 0; i < kSlots; ++i) views[i] = kUsageAnnotationNames[i];
+    return views;
+  }();
   for (size_t i = 0; i < kSlots; ++i) {
-    if (name == kUsageAnnotationNames[i]) return i;
+    if (name == names[i]) return i;
   }
   return std::nullopt;
 }
