@@ -614,8 +614,10 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
         if (it == queues_.end()) return;
         const auto members = it->second.members;
         if (it->second.timer) queue_timers_.erase({*it->second.timer, name});
-        for (const auto& key : members) {
-          if (auto u = units_.find(key); u != units_.end()) u->second.queue = nullptr;
+        // Every unit pointing at the queue, not only its members: a restored state whose member
+        // list missed a unit must not keep a dangling pointer. Queues go rarely.
+        for (auto& [key, u] : units_) {
+          if (u.queue == &it->second) u.queue = nullptr;
         }
         queues_.erase(it);
         for (const auto& key : members) refresh_unit(key, false);
