@@ -48,9 +48,9 @@ class TimeTravelTest : public ::testing::Test {
     live_seq_ = journal_->reader().last_seq();
   }
 
-  api::TimeTravel make(size_t max_inflight = 4) {
+  api::TimeTravel make(size_t max_inflight = 4, size_t cache_bytes = 64u << 20) {
     return api::TimeTravel(
-        {max_inflight, 64u << 20, {}}, journal_->reader(),
+        {max_inflight, cache_bytes, {}}, journal_->reader(),
         [this](const api::StateRead& read) { read(live_, live_seq_); },
         [this](api::TimeTravelResult r, std::optional<double>) { results_.push_back(r); });
   }
@@ -105,6 +105,32 @@ TEST_F(TimeTravelTest, every_revision_equals_the_fold_up_to_it) {
   EXPECT_EQ(std::get<size_t>(units_at(tt, revision(3))), 1u);
   EXPECT_EQ(results_, std::vector<api::TimeTravelResult>({api::TimeTravelResult::kHit})) << "cached";
   EXPECT_EQ(tt.cached_states(), 4u);
+}
+
+// The cache holds what fits in its bytes and lets the least recently used states go first.
+TEST_F(TimeTravelTest, the_cache_evicts_the_least_recently_used_states_to_stay_within_its_bytes) {
+  std::vector<size_t> sizes(5);
+  for (uint64_t seq = 1; seq <= 4; ++seq) {
+    auto restored = actors::restore_state(journal_->reader(), seq, {});
+    ASSERT_TRUE(restored.ok()) << restored.message();
+    sizes[seq] = api::TimeTravel::estimated_size(restored->scheduler);
+  }
+  ASSERT_LE(sizes[3], sizes[4]);
+  auto tt = make(4, sizes[3] + sizes[4]);
+  for (uint64_t seq = 1; seq <= 4; ++seq) ASSERT_TRUE(std::holds_alternative<size_t>(units_at(tt, revision(seq))));
+  EXPECT_EQ(tt.cached_states(), 2u);
+  EXPECT_EQ(tt.cached_bytes(), sizes[3] + sizes[4]);
+  results_.clear();
+  EXPECT_EQ(std::get<size_t>(units_at(tt, revision(3))), 1u);
+  EXPECT_EQ(std::get<size_t>(units_at(tt, revision(1))), 0u);
+  EXPECT_EQ(results_, std::vector<api::TimeTravelResult>({api::TimeTravelResult::kHit, api::TimeTravelResult::kMiss}))
+      << "3 was kept, 1 was evicted";
+  // 1 came back in place of 4, the least recently used; 3 stays.
+  results_.clear();
+  EXPECT_EQ(std::get<size_t>(units_at(tt, revision(3))), 1u);
+  EXPECT_EQ(std::get<size_t>(units_at(tt, revision(4))), 2u);
+  EXPECT_EQ(results_, std::vector<api::TimeTravelResult>({api::TimeTravelResult::kHit, api::TimeTravelResult::kMiss}));
+  EXPECT_LE(tt.cached_bytes(), sizes[3] + sizes[4]);
 }
 
 TEST_F(TimeTravelTest, as_of_answers_from_the_last_record_at_or_before_the_time) {
