@@ -2,6 +2,7 @@
 // retries with Retry-After for repeatable requests only, timeouts, cancellation, the request
 // observer; pagination, resumed watches, bookmarks, the two kinds of 410, cut streams, duplicates.
 #include <chrono>
+#include <future>
 #include <mutex>
 #include <thread>
 
@@ -49,16 +50,6 @@ HttpOptions fast_options() {
 
 std::unique_ptr<HttpClient> client_for(const ScriptedHttpServer& server, HttpOptions options = fast_options()) {
   return testing::scripted_client(server, std::move(options));
-}
-
-// Cancels `cancellation` once the server has a request and `delay` has passed; join it.
-std::thread cancel_after_first_request(ScriptedHttpServer& server, Cancellation& cancellation,
-                                       std::chrono::milliseconds delay) {
-  return std::thread([&server, &cancellation, delay] {
-    server.wait_for_requests(1);
-    std::this_thread::sleep_for(delay);
-    cancellation.cancel();
-  });
 }
 
 TEST(HttpClient, sends_the_token_and_reuses_the_connection) {
@@ -120,9 +111,17 @@ TEST(HttpClient, retries_503_and_429_after_retry_after_and_reports_every_attempt
 TEST(HttpClient, a_retry_wait_cut_by_cancellation_names_the_last_answer) {
   ScriptedHttpServer server;
   server.script({{http_reply(503, "busy", "Retry-After: 30\r\n")}});
-  auto client = client_for(server);
+  // Cancelled once the client has the answer (it reports each attempt, then waits 30 s).
+  HttpOptions options = fast_options();
+  std::promise<void> answered;
+  options.observer.on_request = [&](const RequestRecord&) { answered.set_value(); };
+  auto client = client_for(server, options);
   Cancellation cancellation;
-  std::thread canceller = cancel_after_first_request(server, cancellation, 50ms);
+  std::thread canceller([&] {
+    answered.get_future().wait();
+    std::this_thread::sleep_for(50ms);
+    cancellation.cancel();
+  });
   Result<Response> response = client->send(req(Verb::kGet, "/x"), &cancellation);
   canceller.join();
   ASSERT_FALSE(response.ok());
@@ -209,7 +208,11 @@ TEST(HttpClient, cancellation_ends_a_stream_at_once) {
   server.script({{chunked_header(), chunk("{\"partial\":")}});  // then nothing
   auto client = client_for(server);
   Cancellation cancellation;
-  std::thread canceller = cancel_after_first_request(server, cancellation, 100ms);
+  std::thread canceller([&] {
+    server.wait_for_requests(1);
+    std::this_thread::sleep_for(100ms);
+    cancellation.cancel();
+  });
   std::string body;
   Result<StreamOutcome> outcome = client->stream(
       req(Verb::kGet, "/watch"),
