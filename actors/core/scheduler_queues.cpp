@@ -146,12 +146,12 @@ UsageAnnotations Scheduler::usage_annotations(const std::string& quota) const {
   const std::string used = usage_json(u.used), self = usage_json(u.self_used), children = usage_json(u.children_used);
   // Every reservation counts as guaranteed (§8.3).
   UsageAnnotations out;
-  out.set(0, used);
-  out.set(1, self);
-  out.set(2, children);
-  out.set(3, used);
-  out.set(4, self);
-  out.set(5, children);
+  out.set(UsageAnnotations::kUsed, used);
+  out.set(UsageAnnotations::kSelfUsed, self);
+  out.set(UsageAnnotations::kChildrenUsed, children);
+  out.set(UsageAnnotations::kGuaranteedUsed, used);
+  out.set(UsageAnnotations::kSelfGuaranteedUsed, self);
+  out.set(UsageAnnotations::kChildrenGuaranteedUsed, children);
   return out;
 }
 

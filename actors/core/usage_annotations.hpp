@@ -22,6 +22,8 @@ extern const char* const kUsageAnnotationNames[6];
 class UsageAnnotations {
  public:
   static constexpr size_t kSlots = 6;
+  // The slots, in the order of kUsageAnnotationNames.
+  enum Slot : size_t { kUsed, kSelfUsed, kChildrenUsed, kGuaranteedUsed, kSelfGuaranteedUsed, kChildrenGuaranteedUsed };
 
   UsageAnnotations() = default;
   // Entries by name; a name that is none of the six throws std::invalid_argument.

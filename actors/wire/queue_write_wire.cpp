@@ -85,18 +85,21 @@ void write_queue_write(wire::QueueWrite::Builder out, const QueueWrite& write) {
   if (const auto* details = std::get_if<schema::QueueItemDetails>(&write)) {
     schema::write_queue_item_details(out.initQueueItemDetails(), *details);
   } else if (const auto* usage = std::get_if<UsageAnnotations>(&write)) {
-    auto entries = out.initUsageAnnotations(static_cast<unsigned>(usage->size()));
-    unsigned i = 0;
-    for (const auto& [name, value] : *usage) {
-      entries[i].setKey(capnp::Text::Reader(name.data(), name.size()));  // a NUL-terminated literal
-      entries[i++].setValue(text(value));
-    }
+    write_usage_annotations(out.initUsageAnnotations(static_cast<unsigned>(usage->size())), *usage);
   } else if (const auto* queue = std::get_if<schema::Queue>(&write)) {
     schema::write_queue(out.initCreate(), *queue);
   } else if (const auto* patch = std::get_if<QueuePatch>(&write)) {
     write_queue_patch(out.initPatch(), *patch);
   } else {
     out.setDelete();
+  }
+}
+
+void write_usage_annotations(capnp::List<wire::StringEntry>::Builder out, const UsageAnnotations& usage) {
+  unsigned i = 0;
+  for (const auto& [name, value] : usage) {
+    out[i].setKey(capnp::Text::Reader(name.data(), name.size()));  // one of the NUL-terminated names
+    out[i++].setValue(text(value));
   }
 }
 

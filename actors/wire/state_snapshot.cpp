@@ -11,6 +11,7 @@
 #include <capnp/message.h>
 #include <capnp/serialize.h>
 
+#include "actors/wire/queue_write_wire.hpp"
 #include "schema/canonical.hpp"
 #include "schema/snapshot.capnp.h"
 #include "schema/state.capnp.h"
@@ -337,12 +338,8 @@ void write_queue(st::QueuePart::Builder out, const std::string& name, const Queu
   write_optional(out.getNextPublish(), q.next_publish);
   write_units(out.initUnits(units.size()), units);
   if (q.usage_written) {
-    auto entries = out.getUsageWritten().initValue(static_cast<unsigned>(q.usage_written->size()));
-    unsigned i = 0;
-    for (const auto& [name, value] : *q.usage_written) {
-      entries[i].setKey(capnp::Text::Reader(name.data(), name.size()));  // a NUL-terminated literal
-      entries[i++].setValue(text(value));
-    }
+    write_usage_annotations(out.getUsageWritten().initValue(static_cast<unsigned>(q.usage_written->size())),
+                            *q.usage_written);
   } else {
     out.getUsageWritten().setAbsent();
   }

@@ -583,6 +583,35 @@ TEST(StateSnapshot, a_member_that_is_no_unit_and_a_unit_in_two_parts_are_refused
   EXPECT_NE(twice.message().find("duplicate unit " + *members.begin()), std::string::npos) << twice.message();
 }
 
+TEST(StateSnapshot, usage_annotations_other_than_the_six_or_twice_are_refused) {
+  RecordedRun r;
+  build_part1(r);
+  const std::string bytes = snapshot_of(r.live);
+  const auto with_usage = [&](std::vector<std::pair<std::string, std::string>> entries) {
+    return actors::decode_state_snapshot(queue_part_edited(bytes, "queue/child",
+                                                           [&](auto q) {
+                                                             auto list = q.getUsageWritten().initValue(entries.size());
+                                                             for (unsigned i = 0; i < entries.size(); ++i) {
+                                                               list[i].setKey(entries[i].first);
+                                                               list[i].setValue(entries[i].second);
+                                                             }
+                                                           }),
+                                         r.live.config());
+  };
+  const auto kept = with_usage({{"alibabacloud.com/queue-used", R"({"cpu":1000})"}});
+  ASSERT_TRUE(kept.ok()) << kept.message();
+  EXPECT_EQ(kept->scheduler.queues().at("child").usage_written->at("alibabacloud.com/queue-used"), R"({"cpu":1000})");
+
+  const auto other = with_usage({{"example.com/other", "{}"}});
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.message().find("usage annotation example.com/other is none of the six"), std::string::npos)
+      << other.message();
+  const auto twice = with_usage({{"alibabacloud.com/queue-used", "{}"}, {"alibabacloud.com/queue-used", "{}"}});
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.message().find("duplicate usage annotation alibabacloud.com/queue-used"), std::string::npos)
+      << twice.message();
+}
+
 // --- restore from a journal ----------------------------------------------------------------------------
 
 class JournalRestore : public ::testing::Test {
