@@ -26,6 +26,7 @@ struct LoopInput {
     kAcquired,  // identity: this replica now leads
     kLost,      // the Lease was lost: stop deciding and writing at once
     kFatal,     // message: the process must end with exit code 1
+    kTick,      // the clock: a deadline has passed and nothing was appended since
   };
   Kind kind = Kind::kWatch;
   schema::ObjectKind resource = schema::ObjectKind::kQueueUnit;

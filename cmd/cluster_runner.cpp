@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "actors/core/scheduler.hpp"
+#include "actors/runtime/clock.hpp"
 #include "actors/runtime/decision_engine.hpp"
 #include "actors/runtime/tick_policy.hpp"
 #include "actors/wire/decision_wire.hpp"
@@ -53,6 +54,12 @@ struct LeadershipHooks {
   std::function<void()> resume;   // campaign again
 };
 
+LoopInput tick_input() {
+  LoopInput in;
+  in.kind = LoopInput::Kind::kTick;
+  return in;
+}
+
 class ClusterLoop {
  public:
   ClusterLoop(const ServeOptions& options, journal::Journal& journal, actors::runtime::DecisionEngine& engine,
@@ -68,6 +75,7 @@ class ClusterLoop {
         leadership_(std::move(leadership)),
         appender_(journal.writer()),
         tick_policy_{options.tick_min_interval_ns},
+        clock_(engine, tick_policy_, {wall_now, [&inbox](int64_t) { inbox.push(tick_input()); }}),
         upkeep_(options, journal, engine),
         seen_through_(wall_now()) {}
 
@@ -77,14 +85,13 @@ class ClusterLoop {
         retry_failed_append();
         continue;
       }
-      std::chrono::nanoseconds wait = std::chrono::milliseconds(100);
-      const bool deciding = leading_ && synced_;
-      if (deciding) {
-        if (auto t = tick_policy_.next_tick(engine_.next_deadline(), seen_through_, last_tick_)) {
-          wait = std::min(wait, std::chrono::nanoseconds(std::max<int64_t>(*t - wall_now(), 0)));
+      arm_clock();
+      tick_requested_ = false;
+      for (LoopInput& in : inbox_.take(std::chrono::milliseconds(100))) {
+        if (in.kind == LoopInput::Kind::kTick) {
+          tick_requested_ = true;
+          continue;
         }
-      }
-      for (LoopInput& in : inbox_.take(wait)) {
         if (failure_) {
           deferred_.push_back(std::move(in));
           continue;
@@ -93,9 +100,14 @@ class ClusterLoop {
       }
       if (failure_) continue;
       if (batch_.empty()) {
-        if (!deciding) continue;
+        if (!tick_requested_ || !(leading_ && synced_)) continue;
+        // The clock's view may be older than this loop's (a round in between): the rule decides
+        // again here, and a tick not due re-arms the clock.
         const int64_t now = wall_now();
-        if (!tick_policy_.tick_due(now, engine_.next_deadline(), seen_through_, last_tick_)) continue;
+        if (!tick_policy_.tick_due(now, engine_.next_deadline(), seen_through_, last_tick_)) {
+          armed_.reset();
+          continue;
+        }
         batch_.push_back(actors::make_tick_body());
         last_tick_ = now;
       }
@@ -108,6 +120,16 @@ class ClusterLoop {
   void snapshot() { upkeep_.snapshot(); }
 
  private:
+  // The clock follows the state the loop decides on: the next deadline while deciding (leader,
+  // initial sync done, journal writable), none otherwise; re-armed only when that changes.
+  void arm_clock() {
+    const bool deciding = leading_ && synced_ && !failure_;
+    const Armed want{deciding ? engine_.next_deadline() : std::nullopt, seen_through_};
+    if (armed_ == want) return;
+    clock_.arm(want.deadline, want.last_append);
+    armed_ = want;
+  }
+
   int take(LoopInput in) {
     switch (in.kind) {
       case LoopInput::Kind::kRelist:
@@ -132,6 +154,8 @@ class ClusterLoop {
         stop_writing();
         KQ_LOG_ERROR("{}", in.text);
         return kExitCheckFailed;
+      case LoopInput::Kind::kTick:
+        return kExitSuccess;  // deferred while the journal failed: the clock re-arms after it
     }
     return kExitSuccess;
   }
@@ -370,6 +394,14 @@ class ClusterLoop {
   std::deque<LoopInput> deferred_;      // inputs that arrived while it failed
   SyncAppender appender_;
   actors::runtime::TickPolicy tick_policy_;
+  actors::runtime::Clock clock_;
+  struct Armed {
+    std::optional<int64_t> deadline;
+    int64_t last_append = 0;
+    bool operator==(const Armed&) const = default;
+  };
+  std::optional<Armed> armed_;  // what the clock was last armed with
+  bool tick_requested_ = false;
   JournalUpkeep upkeep_;
   Bodies batch_;
   std::set<schema::ObjectKind> relisted_;

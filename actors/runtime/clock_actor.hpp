@@ -1,7 +1,8 @@
 // The clock (design.md §3, Time): appends a `tick` through `emit` only when the state's earliest
 // deadline has passed and nothing was appended since; pending timers are coalesced into one, so
 // a burst of deadlines costs one tick, and ticks are at least TickPolicy::min_interval_ns apart.
-// After every round the serve loop re-arms it with the new deadline (none: the clock sleeps).
+// After every round the serve loop re-arms it with the new deadline (none: the clock sleeps),
+// through the Clock handle of clock.hpp.
 #pragma once
 
 #include <cstdint>
@@ -10,14 +11,10 @@
 
 #include <caf/all.hpp>
 
+#include "actors/runtime/clock.hpp"
 #include "actors/runtime/tick_policy.hpp"
 
 namespace koordq::actors::runtime {
-
-struct ClockHooks {
-  std::function<int64_t()> now;           // wall clock, ns since the epoch
-  std::function<void(int64_t now)> emit;  // hand a tick input to the sequencer
-};
 
 struct ClockState {
   TickPolicy policy;

@@ -78,6 +78,10 @@ std::optional<int64_t> DecisionEngine::next_deadline() {
   return out;
 }
 
+caf::actor_system& DecisionEngine::actor_system() {
+  return impl_->system;
+}
+
 // Readers on other threads (the API servers) each ask through their own scoped actor: one
 // blocking actor must not be shared between threads.
 void DecisionEngine::read_state(const std::function<void(const Scheduler&, uint64_t)>& read) {

@@ -19,6 +19,10 @@
 #include "base/result.hpp"
 #include "journal/stored_record.hpp"
 
+namespace caf {
+class actor_system;
+}
+
 namespace koordq::actors::runtime {
 
 struct QuotaView;
@@ -56,6 +60,8 @@ class DecisionEngine {
   // A quota actor's copy of its quota, or nullopt when no quota has that name.
   std::optional<QuotaView> quota(const std::string& name);
   size_t threads() const { return threads_; }
+  // The engine's actor system, for the actors that live beside the router (the clock, clock.hpp).
+  caf::actor_system& actor_system();
 
  private:
   struct Impl;

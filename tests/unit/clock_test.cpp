@@ -1,4 +1,6 @@
 // The clock (design.md §3, Time): the tick rule as a table, and the clock actor's coalescing.
+#include "actors/runtime/clock.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -8,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "actors/runtime/clock_actor.hpp"
+#include "actors/runtime/decision_engine.hpp"
 #include "actors/runtime/messages.hpp"
 
 namespace koordq::actors::runtime {
@@ -119,6 +122,33 @@ TEST_F(ClockActorTest, ticks_are_at_least_the_min_interval_apart) {
   ASSERT_TRUE(wait_for_ticks(2, std::chrono::seconds(10)));
   std::lock_guard lock(mu);
   EXPECT_GE(ticks[1], ticks[0] + 5 * kMs);
+}
+
+// The handle the cluster serve loop drives: the clock actor lives in the engine's actor system.
+TEST(Clock, an_engines_clock_ticks_once_for_a_passed_deadline_and_not_once_disarmed) {
+  EngineOptions options;
+  options.threads = 1;
+  DecisionEngine engine(options, Scheduler{});
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<int64_t> ticks;
+  Clock clock(engine, TickPolicy{5 * kMs}, ClockHooks{wall_ns, [&](int64_t t) {
+                                                        std::lock_guard lock(mu);
+                                                        ticks.push_back(t);
+                                                        cv.notify_all();
+                                                      }});
+  const int64_t deadline = wall_ns() + 20 * kMs;
+  clock.arm(deadline, wall_ns());
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return !ticks.empty(); }));
+    EXPECT_GE(ticks[0], deadline);
+  }
+  clock.arm(wall_ns() + 20 * kMs, wall_ns());
+  clock.arm(std::nullopt, wall_ns());  // deciding stopped: the pending timer is dropped
+  std::this_thread::sleep_for(std::chrono::milliseconds(80));
+  std::lock_guard lock(mu);
+  EXPECT_EQ(ticks.size(), 1u);
 }
 
 }  // namespace KOORDQ_TEST_LOCAL
