@@ -3,8 +3,10 @@
 # exactly the rules of ops/kubernetes/base (behaviour.md §2.1): it lists and watches, elects itself on
 # its Lease past the legacy guard, labels its own Pod, creates the auto Queue, admits a unit, records
 # Events and reads the front-proxy ConfigMap for the visibility API, and no request is Forbidden.
-# The ServiceAccount authenticates with a client certificate whose CN is its user name (the harness
-# runs no token controller).
+# Its credentials are the ServiceAccount's own tokens from the TokenRequest API (the harness runs no
+# token controller): first in a kubeconfig, then as a pod mounts them, through the in-cluster
+# configuration (KUBERNETES_SERVICE_HOST/PORT and /var/run/secrets/kubernetes.io/serviceaccount,
+# mounted over in a private mount namespace).
 # Usage: cluster_rbac_test.sh path/to/koordq
 set -uo pipefail
 
@@ -40,27 +42,30 @@ metadata: {name: job2, namespace: default, labels: {quota.scheduling.koordinator
 spec: {resource: {cpu: "3"}}
 YAML
 
-# The ServiceAccount's credentials: a client certificate for system:serviceaccount:koord-queue:koordq.
-pki="$scratch/sa-pki"
-mkdir -p "$pki"
-openssl ecparam -name prime256v1 -genkey -noout -out "$pki/sa.key" 2>/dev/null
-openssl req -new -key "$pki/sa.key" -out "$pki/sa.csr" \
-  -subj "/O=system:serviceaccounts/O=system:serviceaccounts:koord-queue/CN=system:serviceaccount:koord-queue:koordq" 2>/dev/null
-openssl x509 -req -in "$pki/sa.csr" -CA "$KOORDQ_APISERVER_CA" -CAkey "$KOORDQ_CA_KEY" -CAcreateserial \
-  -days 1 -out "$pki/sa.crt" 2>/dev/null
-cat >"$pki/kubeconfig" <<YAML
+# The ServiceAccount's credentials: a token bound to it, minted by the API server.
+sa_token() {
+  curl -sS --http1.1 -A koordq-e2e --cacert "$KOORDQ_APISERVER_CA" -H "Authorization: Bearer $KOORDQ_APISERVER_TOKEN" \
+    -H "Content-Type: application/json" -X POST "$KOORDQ_APISERVER_URL/api/v1/namespaces/koord-queue/serviceaccounts/koordq/token" \
+    -d '{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":3600}}' |
+    jq -r '.status.token // empty'
+}
+token=$(sa_token)
+check "the TokenRequest API mints a token for the ServiceAccount" test -n "$token"
+sa="$scratch/sa"
+mkdir -p "$sa"
+cat >"$sa/kubeconfig" <<YAML
 apiVersion: v1
 kind: Config
 clusters: [{name: c, cluster: {server: "$KOORDQ_APISERVER_URL", certificate-authority: "$KOORDQ_APISERVER_CA"}}]
-users: [{name: sa, user: {client-certificate: "$pki/sa.crt", client-key: "$pki/sa.key"}}]
+users: [{name: sa, user: {token: "$token"}}]
 contexts: [{name: sa, context: {cluster: c, user: sa}}]
 current-context: sa
 YAML
-check "the certificate is the ServiceAccount (and is denied what RBAC does not grant)" sh -c \
-  "'$KOORDQ_KUBECTL' --kubeconfig '$pki/kubeconfig' get secrets -n default 2>&1 | grep -qi 'forbidden.*system:serviceaccount:koord-queue:koordq'"
+check "the token is the ServiceAccount (and is denied what RBAC does not grant)" sh -c \
+  "'$KOORDQ_KUBECTL' --kubeconfig '$sa/kubeconfig' get secrets -n default 2>&1 | grep -qi 'forbidden.*system:serviceaccount:koord-queue:koordq'"
 
 log="$scratch/serve.log"
-POD_NAME=koordq-0 POD_NAMESPACE=koord-queue KUBECONFIG="$pki/kubeconfig" \
+POD_NAME=koordq-0 POD_NAMESPACE=koord-queue KUBECONFIG="$sa/kubeconfig" \
   start_serve "$log" --journal-dir "$scratch/journal" --visibility-port 0 --leader-elect-retry-period 500ms --v=2 ||
   fail "serve did not start"
 phase_of() { k get queueunit -n default "$1" -o jsonpath='{.status.phase}'; }
@@ -82,6 +87,52 @@ check "SIGTERM: exit 0" test $? = 0
 check "SIGTERM removes the Pod label" test -z \
   "$(k get pod -n koord-queue koordq-0 -o jsonpath='{.metadata.labels.koord-queue-leader}')"
 check "SIGTERM releases the Lease" test -z "$(k get lease -n koord-queue koordq -o jsonpath='{.spec.holderIdentity}')"
+check "no request was Forbidden" test -z "$(grep -i forbidden "$log")"
+check "no error in the log" test -z "$(grep '^E' "$log")"
+
+# Again as in a pod: no kubeconfig, the API server from KUBERNETES_SERVICE_HOST/PORT, a fresh token
+# and ca.crt in the service account directory (koordq reads the fixed path, so a tmpfs in a private
+# mount namespace stands in for the pod's volume).
+mount_dir="$scratch/serviceaccount"
+mkdir -p "$mount_dir"
+sa_token >"$mount_dir/token"
+cp "$KOORDQ_APISERVER_CA" "$mount_dir/ca.crt"
+echo koord-queue >"$mount_dir/namespace"
+api_port="${KOORDQ_APISERVER_URL##*:}"
+start_in_cluster() { # start_in_cluster LOG ARGS...: as start_serve, with the in-cluster configuration
+  local log="$1"
+  shift
+  : >"$log"
+  # shellcheck disable=SC2016 # the inner script's $1 and $@ are its own arguments
+  env -u KUBECONFIG KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT="$api_port" POD_NAME=koordq-0 \
+    POD_NAMESPACE=koord-queue unshare --mount --propagation private -- sh -c \
+    'mount -t tmpfs tmpfs /run && mkdir -p /run/secrets/kubernetes.io && cp -r "$1" /run/secrets/kubernetes.io/serviceaccount && shift && exec "$@"' \
+    sh "$mount_dir" "$koordq" serve --metrics-bind-address 127.0.0.1:0 "$@" >>"$log" 2>&1 &
+  serve_pid=$!
+  koordq_pids+=("$serve_pid")
+  for _ in $(seq 1 100); do
+    grep -q '/readyz listen on' "$log" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+log="$scratch/serve-in-cluster.log"
+start_in_cluster "$log" --journal-dir "$scratch/journal" --visibility-port 0 --leader-elect-retry-period 500ms --v=2 ||
+  fail "serve did not start with the in-cluster configuration"
+check "it uses the in-cluster service account" grep -q "API server 127.0.0.1:$api_port (in-cluster service account)" "$log"
+check "it leads again" eventually 20 sh -c "curl -s http://127.0.0.1:$(bound_port "$log" metrics)/metrics | grep -q '^koordq_leader 1'"
+check "its Pod carries the leader label again" eventually 10 sh -c \
+  "test \"\$('$KOORDQ_KUBECTL' --kubeconfig '$KUBECONFIG' get pod -n koord-queue koordq-0 -o jsonpath='{.metadata.labels.koord-queue-leader}')\" = true"
+k apply -f - >/dev/null <<'YAML'
+apiVersion: scheduling.x-k8s.io/v1alpha1
+kind: QueueUnit
+metadata: {name: job3, namespace: default, labels: {quota.scheduling.koordinator.sh/name: team-a}}
+spec: {resource: {cpu: "1"}}
+YAML
+check "a unit that arrives now is admitted" eventually 15 is_dequeued job3
+kill -TERM "$serve_pid"
+wait "$serve_pid"
+check "SIGTERM: exit 0" test $? = 0
 check "no request was Forbidden" test -z "$(grep -i forbidden "$log")"
 check "no error in the log" test -z "$(grep '^E' "$log")"
 finish
