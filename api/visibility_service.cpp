@@ -2,9 +2,12 @@
 
 #include <variant>
 
+#include <fmt/ranges.h>
+
 #include "api/kube_status.hpp"
 #include "api/query_params.hpp"
 #include "api/read_params.hpp"
+#include "api/visibility_auth.hpp"
 #include "api/visibility_discovery.hpp"
 #include "api/visibility_render.hpp"
 #include "base/log.hpp"
@@ -66,7 +69,7 @@ HttpResponse VisibilityService::limit_exceeded(ServerLimit limit) {
 }
 
 std::optional<ApiError> VisibilityService::authenticate(const HttpRequest& request, const PeerIdentity& peer,
-                                                        std::string& user) {
+                                                        AuthenticatedUser& user) {
   const ApiError unauthorized{401, "Unauthorized", "Unauthorized"};
   std::shared_ptr<const ClientAuthConfig> auth = context_.tls ? context_.tls->client_auth() : nullptr;
   if (!auth || auth->ca_pem.empty()) {
@@ -77,17 +80,9 @@ std::optional<ApiError> VisibilityService::authenticate(const HttpRequest& reque
     }
     return unauthorized;
   }
-  if (!peer.certificate_presented || !peer.certificate_verified) return unauthorized;
-  if (!auth->allowed_names.empty() && std::find(auth->allowed_names.begin(), auth->allowed_names.end(),
-                                                peer.common_name) == auth->allowed_names.end()) {
-    return unauthorized;
-  }
-  user.clear();
-  for (const std::string& header : auth->user_headers) {
-    user = header_value(request, header);
-    if (!user.empty()) break;
-  }
-  if (user.empty()) user = peer.common_name;
+  std::optional<AuthenticatedUser> accepted = authenticate_front_proxy(*auth, request, peer);
+  if (!accepted) return unauthorized;
+  user = std::move(*accepted);
   return std::nullopt;
 }
 
@@ -107,9 +102,9 @@ HttpResponse VisibilityService::handle(const HttpRequest& request, const PeerIde
   if (!parsed.path.starts_with("/apis") && !parsed.path.starts_with("/openapi")) {
     return status_response(not_found_path());
   }
-  std::string user;
+  AuthenticatedUser user;
   if (auto refused = authenticate(request, peer, user)) return status_response(*refused);
-  KQ_V(4)("visibility request from {}: GET {}", user, target);
+  KQ_V(4)("visibility request from {} (groups [{}]): GET {}", user.name, fmt::join(user.groups, ", "), target);
   HttpResponse response = route(request, target);
   response.set("X-Koordq-Journal", context_.journal_uuid);
   KQ_V(4)("visibility response {} for GET {}: {}", response.result_int(), target, response.body());

@@ -12,6 +12,7 @@
 #include "api/response_cache.hpp"
 #include "api/time_travel.hpp"
 #include "api/tls_material.hpp"
+#include "api/visibility_auth.hpp"
 
 namespace koordq::api {
 
@@ -33,7 +34,7 @@ class VisibilityService : public HttpService {
   HttpResponse limit_exceeded(ServerLimit limit) override;
 
  private:
-  std::optional<ApiError> authenticate(const HttpRequest& request, const PeerIdentity& peer, std::string& user);
+  std::optional<ApiError> authenticate(const HttpRequest& request, const PeerIdentity& peer, AuthenticatedUser& user);
   HttpResponse route(const HttpRequest& request, const std::string& target);
 
   VisibilityContext context_;

@@ -4,8 +4,9 @@
 # Metrics (families, format, no duplicate series), /healthz and /readyz; the debug API; the
 # visibility API over TLS with client certificates (discovery, every path and parameter, Status
 # errors); time travel; bad requests (unknown paths, bad parameters, oversized queries, no client
-# certificate, a header that never ends, more connections than --max-connections) answered as the
-# spec says while the server keeps serving; a clean stop on SIGTERM.
+# certificate, a header that never ends or comes a line a second, a TLS handshake that never ends,
+# more connections than --max-connections) answered as the spec says while the server keeps serving;
+# a clean stop on SIGTERM.
 # Usage: serving_test.sh path/to/koordq
 set -uo pipefail
 
@@ -180,7 +181,8 @@ check "limit pages the list" jq_true '(.items | length) == 1 and .metadata.remai
 expect_status() { # DESCRIPTION PATH CODE REASON MESSAGE
   local code
   code=$(status "$b" "$V$2" "${tls[@]}")
-  if [ "$code" = "$3" ] && jq -e --arg r "$4" --arg m "$5" '.kind == "Status" and .reason == $r and .message == $m' "$b" >/dev/null; then
+  if [ "$code" = "$3" ] && jq -e --argjson c "$3" --arg r "$4" --arg m "$5" \
+    '.kind == "Status" and .code == $c and .reason == $r and .message == $m' "$b" >/dev/null; then
     pass
   else
     fail "$1: got $code $(head -c 300 "$b")"
@@ -201,6 +203,19 @@ expect_status "bad asOf" "$P/queues?asOf=noon" 400 BadRequest \
   'invalid value "noon" for parameter asOf: must be an RFC3339 time not in the future'
 expect_status "asOf and revision" "$P/queues?asOf=2026-01-01T00:00:00Z&revision=2" 400 BadRequest \
   'parameters asOf and revision are mutually exclusive'
+expect_status "bad revision" "$P/queues?revision=abc" 400 BadRequest \
+  'invalid value "abc" for parameter revision: must be an integer >= 1'
+expect_status "asOf in the future" "$P/queues/team-data?asOf=2999-01-01T00:00:00Z" 400 BadRequest \
+  'invalid value "2999-01-01T00:00:00Z" for parameter asOf: must be an RFC3339 time not in the future'
+live=$(curl -s "${tls[@]}" "$V$P/queues" | jq -r .metadata.resourceVersion)
+code=$(status "$b" "$V$P/elasticquotas?revision=999999999" "${tls[@]}")
+check "a revision past the latest: 400 Status naming the latest revision (>= $live)" jq_true --arg code "$code" \
+  --argjson live "$live" '$code == "400" and .kind == "Status" and .code == 400 and .reason == "BadRequest" and
+    (.message | capture("^revision 999999999 is newer than the latest revision (?<m>[0-9]+)$").m | tonumber) >= $live' "$b"
+# The journal starts after this time, so it is older than the oldest retained record (revision 1).
+first_time=$(head -n1 "$scratch/stream" | jq -r .time)
+expect_status "asOf before the journal" "$P/queues/team-data/queueunits?asOf=2000-01-01T00:00:00Z" 410 Expired \
+  "time 2000-01-01T00:00:00Z is older than the oldest retained revision 1 ($first_time)"
 check "a revision answer names its revision" \
   test "$(curl -s "${tls[@]}" "$V$P/queues?revision=5" | jq -r .metadata.resourceVersion)" = 5
 check "POST: 405 Status" test "$(status "$b" "$V$P/queues" "${tls[@]}" -X POST)$(jq -r .reason "$b")" = 405MethodNotAllowed
@@ -235,6 +250,90 @@ check "a header that never ends gets 408 after about 10 s" grep -qE '^slowloris 
 check "a connection beyond --max-connections is closed without an answer" grep -qE '^extra (closed|reset)$' "$scratch/limits"
 sleep 0.5
 check "the debug API keeps serving" test "$(status "$b" "$D/apis/v1/queue")" = 200
+
+# The visibility server has the same limits over TLS. A client that completes the handshake and then
+# sends its header a line a second, and one that never completes the handshake, are both closed 10 s
+# after being accepted (the first with a 408 Status); a connection beyond --max-connections is closed
+# before any handshake.
+/usr/bin/python3 - "$vis_port" "$certs" >"$out" 2>"$err" <<'PY'
+import json, socket, ssl, sys, threading, time
+port, certs = int(sys.argv[1]), sys.argv[2]
+context = ssl.create_default_context(cafile=certs + "/serving.crt")
+context.load_cert_chain(certs + "/client.crt", certs + "/client.key")
+results = {}  # printed once both threads are done, so their lines do not interleave
+
+def header_drip():
+    start = time.time()
+    s = context.wrap_socket(socket.create_connection(("127.0.0.1", port)), server_hostname="localhost")
+    s.sendall(b"GET /apis HTTP/1.1\r\nHost: localhost\r\n")
+    s.settimeout(1)
+    answer, line = b"", 0
+    while time.time() - start < 20:
+        try:
+            data = s.recv(65536)
+        except socket.timeout:
+            if not answer:
+                try:
+                    s.sendall(b"X-Drip-%d: x\r\n" % line)
+                except OSError:
+                    break
+                line += 1
+            continue
+        except (ssl.SSLError, OSError):
+            break
+        if not data:
+            break
+        answer += data
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status = json.loads(body) if body else {}
+    results["drip"] = [head.split(b"\r\n")[0].decode(), status.get("kind"), status.get("code"), status.get("reason"),
+                       repr(status.get("message")), "lines", line, "closed after", round(time.time() - start)]
+
+def stalled_handshake():
+    start = time.time()
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(b"\x16\x03\x01")  # the start of a ClientHello record, never finished
+    s.settimeout(20)
+    try:
+        outcome = "closed" if s.recv(100) == b"" else "answered"
+    except ConnectionResetError:
+        outcome = "closed"
+    except socket.timeout:
+        outcome = "open"
+    results["handshake"] = [outcome, "after", round(time.time() - start)]
+
+slow = [threading.Thread(target=header_drip), threading.Thread(target=stalled_handshake)]
+for t in slow:
+    t.start()
+for t in slow:
+    t.join()
+for name, result in results.items():
+    print(name, *result)
+time.sleep(0.5)
+held = [socket.create_connection(("127.0.0.1", port)) for _ in range(16)]
+time.sleep(0.5)
+start = time.time()
+extra = socket.create_connection(("127.0.0.1", port))
+extra.settimeout(3)
+try:
+    outcome = "closed" if extra.recv(100) == b"" else "answered"
+except ConnectionResetError:
+    outcome = "closed"
+except socket.timeout:
+    outcome = "open"
+print("extra", outcome, "after", round(time.time() - start))
+for s in held:
+    s.close()
+PY
+check "TLS, a header sent a line a second: 408 Status after about 10 s, then closed" grep -qE \
+  "^drip HTTP/1.1 408 Request Timeout Status 408 Timeout 'request header not received within 10s' lines ([5-9]|1[0-9]) closed after (9|10|11)$" \
+  "$out"
+check "TLS, a handshake that never completes is closed after about 10 s" grep -qE '^handshake closed after (9|10|11)$' \
+  "$out"
+check "TLS, a connection beyond --max-connections is closed at once" grep -qE '^extra closed after 0$' "$out"
+sleep 0.5
+check "the visibility API keeps serving after the slow and extra clients" \
+  test "$(status "$b" "$V$P/queues" "${tls[@]}")$(jq -r .kind "$b")" = 200QueueList
 
 # --- kubectl and python3-kubernetes against the visibility API ----------------------------------------
 kubeconfig="$scratch/kubeconfig"
