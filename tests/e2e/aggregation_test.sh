@@ -5,7 +5,10 @@
 # may carry the non-loopback address 192.0.2.10 the API server proxies to. kubectl get --raw reaches
 # every visibility path and parameter through the APIService; koordq takes the front-proxy CA from
 # the cluster's ConfigMap and the user from X-Remote-User; errors come back as koordq's own Status;
-# a request that skips the aggregator (no front-proxy certificate) is refused.
+# a request that skips the aggregator (no front-proxy certificate) is refused; the API server's
+# /openapi/v2 merges koordq's. kubectl's discovery-driven commands (api-resources, get by resource
+# name) work through the aggregator, and a kubectl >= 1.27 pointed at koordq with the front-proxy
+# client certificate reads koordq's aggregated discovery (skipped, with a message, for an older one).
 # Usage: aggregation_test.sh path/to/koordq   (as root: unshare -n and ip addr need it)
 set -uo pipefail
 
@@ -125,5 +128,94 @@ fi
 check "koordq saw the user the aggregator forwarded (X-Remote-User)" grep -q 'visibility request from koordq-harness' "$log"
 code=$(curl -sk -o /dev/null -w '%{http_code}' "https://$ext_ip:$ext_port$V/queues")
 check "a request without the front-proxy client certificate is refused (HTTP $code)" test "$code" = 401
+
+# --- the paths and parameters not covered above, through the aggregator --------------------------------
+raw "/apis/visibility.koord-queue.x-k8s.io" && check "/apis/<group>: the APIGroup with v1alpha1 preferred" jq_true \
+  '.kind == "APIGroup" and .name == "visibility.koord-queue.x-k8s.io" and .preferredVersion.version == "v1alpha1"' "$out" ||
+  fail "GET /apis/visibility.koord-queue.x-k8s.io"
+raw "$V/elasticquotas/team-a" && check "elasticquotas/team-a: the quota summary (job1's 2 cpu used, job2 waiting)" jq_true \
+  '.kind == "ElasticQuota" and .metadata.name == "team-a" and .max.cpu == "4" and .used.cpu == "2"
+   and .phaseCounts == {"Dequeued": 1, "Enqueued": 1}' "$out" || fail "GET $V/elasticquotas/team-a"
+raw "$V/elasticquotas/team-a/queueunits?queue=team-a" && check "queue=team-a: both units of the quota" jq_true \
+  '(.items | map(.metadata.name)) == ["job2", "job1"]' "$out" || fail "GET …elasticquotas/team-a/queueunits?queue=team-a"
+raw "$V/elasticquotas/team-a/queueunits?queue=team-b" && check "queue=team-b: no unit of the quota" jq_true \
+  '.items == []' "$out" || fail "GET …elasticquotas/team-a/queueunits?queue=team-b"
+if raw "$V/queues/team-a/queueunits?queue=Team_A"; then fail "queue=Team_A answered 200"; else
+  check "queue=Team_A: 400, not an object name" grep -q 'invalid value "Team_A" for parameter queue: must be a valid object name' "$err"
+fi
+# The aggregator fetches koordq's /openapi/v2 and merges it into its own (a moment after Available).
+openapi_merged() {
+  k get --raw /openapi/v2 >"$scratch/openapi.json" 2>"$err" && jq_true \
+    '(.paths | has("/apis/visibility.koord-queue.x-k8s.io/v1alpha1/queues/{name}/queueunits"))
+     and (.definitions["io.koord-queue.visibility.v1alpha1.QueueUnitsSummary"]["x-kubernetes-group-version-kind"]
+          == [{"group": "visibility.koord-queue.x-k8s.io", "version": "v1alpha1", "kind": "QueueUnitsSummary"}])' \
+    "$scratch/openapi.json"
+}
+check "/openapi/v2 of the API server carries koordq's paths and kinds" eventually 60 openapi_merged
+
+# asOf: the answer as of a time before job3 existed is the one saved before it (units.json).
+sleep 1.1
+as_of=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+sleep 1.1
+k apply -f - >/dev/null <<'YAML'
+apiVersion: scheduling.x-k8s.io/v1alpha1
+kind: QueueUnit
+metadata: {name: job3, namespace: default, labels: {quota.scheduling.koordinator.sh/name: team-a}}
+spec: {resource: {cpu: "5"}}
+YAML
+job3_listed() { raw "$V/queues/team-a/queueunits" && jq_true '.items | map(.metadata.name) | index("job3") != null' "$out"; }
+check "job3 is listed once created" eventually 30 job3_listed
+raw "$V/queues/team-a/queueunits?asOf=$as_of" && check "asOf=$as_of: the units before job3, as answered then" jq_true \
+  --slurpfile before "$scratch/units.json" '.items == $before[0].items' "$out" || fail "GET …queueunits?asOf=$as_of"
+if raw "$V/queues/team-a/queueunits?asOf=2000-01-01T00:00:00Z"; then fail "asOf before the journal answered 200"; else
+  check "asOf before the journal: koordq's 410 Status" grep -q 'time 2000-01-01T00:00:00Z is older than the oldest retained revision' "$err"
+fi
+if raw "$V/queues/team-a/queueunits?asOf=2999-01-01T00:00:00Z"; then fail "asOf in the future answered 200"; else
+  check "asOf in the future: 400" grep -q 'invalid value "2999-01-01T00:00:00Z" for parameter asOf' "$err"
+fi
+
+# --- kubectl's discovery through the aggregator -----------------------------------------------------------
+# kube-apiserver 1.20 has no aggregated discovery: kubectl reads the legacy documents, koordq's
+# APIResourceList through the proxy.
+k api-resources --api-group=visibility.koord-queue.x-k8s.io --cache-dir "$scratch/kube-cache-aggregator" >"$out" 2>"$err"
+check "kubectl api-resources --api-group lists koordq's two resources" \
+  test "$(awk 'NR > 1 { print $1 }' "$out" | sort | xargs)" = "elasticquotas queues"
+check "… cluster-scoped, with their kinds" grep -Eq '^queues +visibility.koord-queue.x-k8s.io/v1alpha1 +false +Queue *$' "$out"
+k get queues.v1alpha1.visibility.koord-queue.x-k8s.io -o name >"$out" 2>"$err"
+check "kubectl get queues.v1alpha1.visibility… lists team-a" grep -qx 'queue.visibility.koord-queue.x-k8s.io/team-a' "$out"
+k get elasticquotas.v1alpha1.visibility.koord-queue.x-k8s.io team-a -o 'jsonpath={.kind} {.used.cpu}' >"$out" 2>"$err"
+check "kubectl get elasticquotas.v1alpha1.visibility… team-a reads the summary" grep -qx 'ElasticQuota 2' "$out"
+
+# --- kubectl ≥ 1.27 pointed at koordq itself: aggregated discovery ------------------------------------------
+kubectl_version=$("$KOORDQ_KUBECTL" version --client -o json 2>/dev/null | jq -r '.clientVersion.major + "." + .clientVersion.minor')
+kubectl_minor=$(echo "${kubectl_version#*.}" | tr -dc 0-9)
+if [ "${kubectl_version%%.*}" != 1 ] || [ "${kubectl_minor:-0}" -lt 27 ]; then
+  echo "SKIP: kubectl $kubectl_version ($KOORDQ_KUBECTL) is older than 1.27 and asks for no aggregated discovery;" \
+    "set KOORDQ_KUBECTL to a kubectl 1.27 or newer to test koordq's APIGroupDiscoveryList"
+else
+  # The front-proxy client certificate without a user header: koordq takes its CN as the user.
+  cat >"$scratch/direct.kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters: [{name: koordq, cluster: {server: "https://127.0.0.1:$ext_port", insecure-skip-tls-verify: true}}]
+users: [{name: front-proxy, user: {client-certificate: "$KOORDQ_FRONT_PROXY_CLIENT_CERT", client-key: "$KOORDQ_FRONT_PROXY_CLIENT_KEY"}}]
+contexts: [{name: koordq, context: {cluster: koordq, user: front-proxy}}]
+current-context: koordq
+EOF
+  kd() { "$KOORDQ_KUBECTL" --kubeconfig "$scratch/direct.kubeconfig" --cache-dir "$scratch/kube-cache-direct" "$@"; }
+  log_before=$(wc -l <"$log")
+  kd api-resources >"$out" 2>"$err"
+  check "kubectl $kubectl_version api-resources against koordq lists its two resources" \
+    test "$(awk 'NR > 1 { print $1 }' "$out" | sort | xargs)" = "elasticquotas queues"
+  tail -n "+$((log_before + 1))" "$log" >"$scratch/direct.log"
+  check "… from koordq's APIGroupDiscoveryList (GET /apis)" grep -Eq \
+    'visibility response 200 for GET /apis(\?[^:]*)?: \{"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2"' \
+    "$scratch/direct.log"
+  check "… without reading the legacy APIResourceList" test -z "$(grep "from front-proxy-client (groups \[\]): GET $V" "$scratch/direct.log")"
+  kd get queues -o name >"$out" 2>"$err"
+  check "kubectl get queues against koordq lists team-a" grep -qx 'queue.visibility.koord-queue.x-k8s.io/team-a' "$out"
+  kd get elasticquota team-a -o 'jsonpath={.kind} {.used.cpu}' >"$out" 2>"$err"
+  check "kubectl get elasticquota team-a against koordq reads the summary" grep -qx 'ElasticQuota 2' "$out"
+fi
 
 finish
