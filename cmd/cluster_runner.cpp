@@ -48,10 +48,14 @@ namespace {
 
 using Bodies = std::vector<std::shared_ptr<const journal::RecordBody>>;
 
-// The election's side of the loop: what a journal write failure and its recovery do (§19).
-struct LeadershipHooks {
-  std::function<void()> release;  // give the Lease up; campaign no more
-  std::function<void()> resume;   // campaign again
+// What a journal write failure and its recovery do outside the loop (§19): the election gives the
+// Lease up and campaigns again; watch ingestion pauses and resumes (a fresh relist epoch per
+// resource, diffed against the journaled state, so nothing that changed meanwhile is missed).
+struct JournalFailureHooks {
+  std::function<void()> release;           // give the Lease up; campaign no more
+  std::function<void()> resume;            // campaign again
+  std::function<void()> pause_ingestion;   // stop the watchers
+  std::function<void()> resume_ingestion;  // start them again
 };
 
 LoopInput tick_input() {
@@ -64,7 +68,7 @@ class ClusterLoop {
  public:
   ClusterLoop(const ServeOptions& options, journal::Journal& journal, actors::runtime::DecisionEngine& engine,
               ServeSurfaces& surfaces, ClusterInbox& inbox, std::function<std::unique_ptr<kube::ApiWriter>()> writers,
-              std::function<std::unique_ptr<kube::EventRecorder>()> recorders, LeadershipHooks leadership)
+              std::function<std::unique_ptr<kube::EventRecorder>()> recorders, JournalFailureHooks failure_hooks)
       : options_(options),
         journal_(journal),
         engine_(engine),
@@ -72,7 +76,7 @@ class ClusterLoop {
         inbox_(inbox),
         make_writer_(std::move(writers)),
         make_recorder_(std::move(recorders)),
-        leadership_(std::move(leadership)),
+        failure_hooks_(std::move(failure_hooks)),
         appender_(journal.writer()),
         tick_policy_{options.tick_min_interval_ns},
         clock_(engine, tick_policy_, {wall_now, [&inbox](int64_t) { inbox.push(tick_input()); }}),
@@ -262,12 +266,13 @@ class ClusterLoop {
         KQ_LOG_ERROR("journal write failed: {}", error);
       }
     }
+    if (!failure_ && failure_hooks_.pause_ingestion) failure_hooks_.pause_ingestion();
     failure_ = error;
     surfaces_.set_journal_failure(error);
     if (leading_ || acquiring_) {
       stop_writing();
       surfaces_.stopped_leading();
-      if (leadership_.release) leadership_.release();
+      if (failure_hooks_.release) failure_hooks_.release();
     }
   }
 
@@ -287,12 +292,13 @@ class ClusterLoop {
     KQ_LOG_INFO("journal writes succeed again: ingestion resumes ({} inputs waited)", deferred_.size());
     failure_.reset();
     surfaces_.set_journal_failure(std::nullopt);
-    if (leadership_.resume) leadership_.resume();
+    if (failure_hooks_.resume) failure_hooks_.resume();
     while (!deferred_.empty() && !failure_) {
       LoopInput in = std::move(deferred_.front());
       deferred_.pop_front();
       if (take(std::move(in)) != kExitSuccess) break;
     }
+    if (!failure_ && failure_hooks_.resume_ingestion) failure_hooks_.resume_ingestion();
   }
 
   void stop_writing() {
@@ -387,11 +393,11 @@ class ClusterLoop {
   ClusterInbox& inbox_;
   std::function<std::unique_ptr<kube::ApiWriter>()> make_writer_;
   std::function<std::unique_ptr<kube::EventRecorder>()> make_recorder_;
-  LeadershipHooks leadership_;
+  JournalFailureHooks failure_hooks_;
   std::unique_ptr<kube::ApiWriter> writer_;  // while leading
   std::unique_ptr<kube::EventRecorder> recorder_;
   std::optional<std::string> failure_;  // the journal append failing, §19
-  std::deque<LoopInput> deferred_;      // inputs that arrived while it failed
+  std::deque<LoopInput> deferred_;      // inputs that arrived while it failed (ingestion paused)
   SyncAppender appender_;
   actors::runtime::TickPolicy tick_policy_;
   actors::runtime::Clock clock_;
@@ -574,11 +580,18 @@ int run_cluster(const ServeOptions& options) {
   watch.watch_timeout_min = std::chrono::seconds(options.watch_timeout_ns / base::kSecond);
   watch.watch_timeout_max = 2 * watch.watch_timeout_min;
   std::vector<std::unique_ptr<kube::ResourceWatcher>> watchers;
-  for (auto resource : {kube::elastic_quotas_resource(), kube::queues_resource(options.queue_namespace),
-                        kube::queue_units_resource()}) {
-    watchers.push_back(std::make_unique<kube::ResourceWatcher>(**client, resource, sink, watch));
-    watchers.back()->start();
-  }
+  auto start_watchers = [&] {
+    watchers.clear();
+    for (auto resource : {kube::elastic_quotas_resource(), kube::queues_resource(options.queue_namespace),
+                          kube::queue_units_resource()}) {
+      watchers.push_back(std::make_unique<kube::ResourceWatcher>(**client, resource, sink, watch));
+      watchers.back()->start();
+    }
+  };
+  auto stop_watchers = [&watchers] {
+    for (auto& w : watchers) w->stop();
+  };
+  start_watchers();
 
   kube::LeaderElector* elector_of_callbacks = nullptr;  // set before start(), the callbacks' only caller
   auto push = [&inbox, &elector_of_callbacks](LoopInput::Kind kind, std::string text) {
@@ -602,9 +615,17 @@ int run_cluster(const ServeOptions& options) {
               options.leader_elect ? "" : " (--leader-elect=false: leading without a Lease)");
 
   ClusterLoop loop(options, j, engine, **surfaces, inbox, writers, recorders,
-                   LeadershipHooks{[&elector] { elector.release(); }, [&elector] { elector.resume(); }});
+                   JournalFailureHooks{[&elector] { elector.release(); }, [&elector] { elector.resume(); },
+                                       [&] {
+                                         stop_watchers();
+                                         KQ_LOG_INFO("watch ingestion paused until the journal can be written");
+                                       },
+                                       [&] {
+                                         start_watchers();
+                                         KQ_LOG_INFO("watch ingestion resumed: relisting every watched resource");
+                                       }});
   int code = loop.run();
-  for (auto& w : watchers) w->stop();
+  stop_watchers();
   elector.stop();
   if (quarantine_recorder) quarantine_recorder->stop();
   loop.snapshot();
