@@ -4,6 +4,8 @@ koordq_gtest(decision_unit_tests unit
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/scheduler_admission_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/scheduler_policy_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/scheduler_queue_items_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/scheduler_events_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/scheduler_preemption_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/scheduler_admission_checks_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/scheduler_queues_test.cpp

@@ -1,5 +1,5 @@
-// Queue order, Priority and Block policies, mapping, unsupported policies and queueItemDetails
-// (behaviour.md §4, §6, §14).
+// Queue order, Priority and Block policies, policy changes, mapping and unsupported policies
+// (behaviour.md §4, §6).
 #include <gtest/gtest.h>
 
 #include "tests/support/scheduler_fixture.hpp"
@@ -141,29 +141,48 @@ TEST(SchedulerPolicies, unsupported_policies_get_one_add_queue_fail_and_no_admis
   EXPECT_EQ(admitted_in_order(fixed), std::vector<std::string>{"default/job1"});
 }
 
-TEST(SchedulerQueueItems, published_lists_interleave_positions_and_omit_zero_priority) {
+// §6.7: Priority ↔ Block in place: cursor := head, blocks cleared, backoff state kept.
+TEST(SchedulerPolicyChange, priority_to_block_resets_the_cursor_and_keeps_the_backoff) {
   SchedulerDriver d;
-  d.input(quota("q", "", {{"cpu", "1"}}));
-  d.input(unit("big", "q", "2", 20, 1));
-  d.input(unit("mid", "q", "2", 15, 2));
-  d.input(unit("low", "q", "2", 0, 3));
-  d.input(queue("q"));  // big fails at once and goes to backoff
-  d.run_until(d.time + 15 * kSec + 100 * kMs, 100 * kMs);
+  d.input(quota("q", "", {{"cpu", "2"}}));
+  d.input(queue("q", "Priority"));
+  const int64_t failed_at = d.time;
+  d.input(unit("big", "q", "4"));
+  ASSERT_TRUE(d.s.queues().at("q").cursor.has_value());
+  ASSERT_EQ(d.s.units().at("default/big").backoff_until, failed_at + kSec);
+  d.at(failed_at + 100 * kMs);
+  d.input(queue("q", "Block"));
   const auto& q = d.s.queues().at("q");
-  ASSERT_TRUE(q.last_published.has_value());
-  const auto details = actors::queue_item_details(d.s, q);
-  size_t total = details.active.size() + details.backoff.size();
-  EXPECT_EQ(total, 3u);
-  for (const auto& item : details.active) {
-    if (item.name == "low") {
-      EXPECT_FALSE(item.priority.has_value());
-    }
-  }
-  std::vector<int64_t> positions;
-  for (const auto& i : details.active) positions.push_back(i.position);
-  for (const auto& i : details.backoff) positions.push_back(i.position);
-  std::sort(positions.begin(), positions.end());
-  EXPECT_EQ(positions, (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_FALSE(q.cursor.has_value());
+  EXPECT_TRUE(q.blocked.empty());
+  EXPECT_EQ(d.s.units().at("default/big").backoff_until, failed_at + kSec);
+  EXPECT_EQ(d.s.units().at("default/big").failures, 1);
+  // Now under Block: tried again 5 s after its last try (§6.4 step 3), and its failure blocks.
+  EXPECT_TRUE(of_kind(d.run_until(failed_at + 5 * kSec - 10 * kMs), DecisionKind::kFail).empty());
+  EXPECT_EQ(of_kind(d.run_until(failed_at + 5 * kSec), DecisionKind::kFail).size(), 1u);
+  EXPECT_EQ(q.blocked.at("q"), "default/big");
+}
+
+TEST(SchedulerPolicyChange, block_to_priority_clears_the_blocks_and_keeps_the_blocker_in_backoff) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "2"}}));
+  d.input(unit("big", "q", "4", 10));
+  d.input(unit("small", "q", "1", 0));
+  const int64_t failed_at = d.time;
+  d.input(queue("q", "Block"));  // big fails and blocks the quota; small waits behind it
+  d.run_until(failed_at + 100 * kMs);
+  ASSERT_EQ(d.s.queues().at("q").blocked.at("q"), "default/big");
+  ASSERT_EQ(d.s.units().at("default/small").backoff_until, std::nullopt);
+  d.at(failed_at + 200 * kMs);
+  d.s.advance_to(d.time);
+  d.s.apply_object(queue("q", "Priority"), false);
+  const auto& q = d.s.queues().at("q");
+  EXPECT_TRUE(q.blocked.empty());
+  EXPECT_FALSE(q.cursor.has_value());
+  EXPECT_EQ(q.last_reset, failed_at + 200 * kMs);
+  EXPECT_EQ(d.s.units().at("default/big").backoff_until, failed_at + kSec);
+  EXPECT_EQ(d.s.units().at("default/big").failures, 1);
+  EXPECT_EQ(admitted_in_order(d.round()), std::vector<std::string>{"default/small"});
 }
 
 }  // namespace KOORDQ_TEST_LOCAL

@@ -117,6 +117,101 @@ TEST(SchedulerPreemption, a_reclaim_is_reported_once_and_ends_the_round) {
   EXPECT_TRUE(d.s.queues().at("q").victims.empty());
 }
 
+TEST(SchedulerPreemption, trigger_b_marks_every_candidate_when_the_gate_stops_a_unit_that_fits) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "100"}}));
+  d.input(queue("q", "Priority", kPreemptive));
+  d.input(admitted("high", 20, 2, 0));  // sorts before the preemptor: not a candidate
+  d.input(admitted("low1", 1, 2, 1));   // one replica reclaimable
+  d.input(admitted("low2", 2, 2, 0));
+  d.at(d.time + 20 * kMs);
+  auto round = d.input(unit("urgent", "q", "1", 10, 300));
+  const auto fails = of_kind(round, DecisionKind::kFail);
+  ASSERT_EQ(fails.size(), 1u);
+  // Victims in queue order (priority 2 before priority 1); no preempt suffix on a gate text.
+  EXPECT_EQ(fails[0]->reason, "preemption: waiting for queueUnit preempted, victims: [default/low2,default/low1]");
+  const auto preempts = of_kind(round, DecisionKind::kPreempt);
+  ASSERT_EQ(preempts.size(), 2u);
+  EXPECT_EQ(target_name(*preempts[0]), "default/low2");
+  EXPECT_EQ(target_name(*preempts[1]), "default/low1");
+  EXPECT_EQ(d.s.queues().at("q").victims, (std::map<std::string, int64_t>{{"default/low1", 1}, {"default/low2", 2}}));
+  EXPECT_FALSE(d.s.queues().at("q").cursor.has_value());  // victims marked: cursor back to head
+}
+
+struct ProtectCase {
+  int64_t low1_age;  // since lastAllocateTime, at the attempt
+  int64_t low2_age;
+  std::vector<std::string> victims;
+  std::string suffix;
+};
+
+TEST(SchedulerPreemption, a_victim_admitted_within_the_protect_time_is_skipped) {
+  const int64_t protect = 60 * kSec;
+  const std::vector<ProtectCase> cases = {
+      {10 * kSec, 120 * kSec, {"default/low2"}, "; preempt succeed"},
+      {protect, 120 * kSec, {"default/low1"}, "; preempt succeed"},  // protection ends at exactly 60 s
+      {10 * kSec, protect - kMs, {}, "; preempt failed"},
+  };
+  for (const auto& c : cases) {
+    actors::DecisionConfig config;
+    config.reclaim_protect_nanos = protect;
+    SchedulerDriver d(config);
+    const int64_t attempt_at = d.time + 20 * kMs;
+    d.input(quota("q", "", {{"cpu", "4"}}));
+    d.input(queue("q", "Priority", kPreemptive));
+    auto low1 = admitted("low1", 1, 2, 0);
+    low1.status.last_allocate_time = attempt_at - c.low1_age;
+    auto low2 = admitted("low2", 2, 2, 0);
+    low2.status.last_allocate_time = attempt_at - c.low2_age;
+    d.input(low1);
+    d.input(low2);
+    d.at(attempt_at);
+    auto round = d.input(unit("urgent", "q", "2", 10, 300));
+    const auto fails = of_kind(round, DecisionKind::kFail);
+    ASSERT_EQ(fails.size(), 1u);
+    EXPECT_EQ(fails[0]->reason, "limited quotaName:q, limited resKey:cpu," + c.suffix) << c.low1_age;
+    std::vector<std::string> victims;
+    for (const auto* p : of_kind(round, DecisionKind::kPreempt)) victims.push_back(target_name(*p));
+    EXPECT_EQ(victims, c.victims) << c.low1_age << " " << c.low2_age;
+  }
+}
+
+// urgent marks low1; while low1 is being reclaimed nobody else is marked, although low2 would
+// cover the second preemptor's request.
+SchedulerDriver preempting_queue() {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "4"}}));
+  d.input(queue("q", "Priority", kPreemptive));
+  d.input(admitted("low1", 1, 2, 0));
+  d.input(admitted("low2", 2, 2, 0));
+  d.at(d.time + 20 * kMs);
+  const auto first = d.input(unit("urgent", "q", "2", 10, 300));
+  EXPECT_EQ(of_kind(first, DecisionKind::kPreempt).size(), 1u);
+  EXPECT_EQ(d.s.queues().at("q").victims.count("default/low1"), 1u);
+  d.at(d.time + 20 * kMs);
+  return d;
+}
+
+TEST(SchedulerPreemption, a_queue_already_preempting_fails_trigger_a_without_marking) {
+  SchedulerDriver d = preempting_queue();
+  auto round = d.input(unit("second", "q", "2", 9, 400));
+  const auto fails = of_kind(round, DecisionKind::kFail);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_EQ(target_name(*fails[0]), "default/second");
+  EXPECT_EQ(fails[0]->reason, "limited quotaName:q, limited resKey:cpu,; preempt failed");
+  EXPECT_TRUE(of_kind(round, DecisionKind::kPreempt).empty());
+  EXPECT_EQ(d.s.queues().at("q").victims.count("default/low2"), 0u);
+}
+
+TEST(SchedulerPreemption, a_queue_already_preempting_stops_trigger_b_at_the_gate) {
+  SchedulerDriver d = preempting_queue();
+  auto round = d.input(unit("second", "q", "0", 9, 400));  // passes the quota check
+  const auto fails = of_kind(round, DecisionKind::kFail);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_EQ(fails[0]->reason, "queue q is preempting, not allowed to preempt again");
+  EXPECT_TRUE(of_kind(round, DecisionKind::kPreempt).empty());
+}
+
 TEST(SchedulerAdmissionChecks, an_applicable_check_reserves_and_ready_dequeues) {
   SchedulerDriver d;
   d.input(quota("q", "", {{"cpu", "4"}}));
