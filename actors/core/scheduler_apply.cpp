@@ -651,9 +651,17 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
         for (auto& [key, u] : units_) {
           if (u.quota == name) refresh_unit(u, key, false);
         }
-      } else if (before.policy != q.settings.policy) {
-        reset_cursor(q);
-        q.blocked.clear();
+      } else {
+        if (before.policy != q.settings.policy) {
+          reset_cursor(q);
+          q.blocked.clear();
+        }
+        // §14.1: a new refresh interval counts from the last publication at once, not only after
+        // the publication the old interval scheduled.
+        if (before.refresh_interval_nanos != q.settings.refresh_interval_nanos && q.next_publish && q.last_published) {
+          const int64_t last = *q.next_publish - before.refresh_interval_nanos;
+          q.next_publish = std::max(now_, last + q.settings.refresh_interval_nanos);
+        }
       }
       retime_queue(name);
       return;

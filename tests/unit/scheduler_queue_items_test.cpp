@@ -132,6 +132,43 @@ TEST(SchedulerQueueItems, the_refresh_interval_comes_from_the_annotation_at_leas
   }
 }
 
+// §14.1: a changed annotation applies from the next tick, counted from the last publication.
+TEST(SchedulerQueueItems, a_changed_refresh_interval_counts_from_the_last_publication_at_once) {
+  struct Case {
+    int64_t change_after;  // since the first publication
+    int64_t next;          // the next publication, since the first
+  };
+  // From 15 s to 2 s: 2 s after the first publication, or at once when that has passed already;
+  // from 2 s to 15 s: 15 s after it.
+  for (const auto& c : {Case{kSec, 2 * kSec}, Case{5 * kSec, 5 * kSec + 100 * kMs}}) {
+    SchedulerDriver d;
+    d.input(quota("q", "", {{"cpu", "1"}}));
+    const int64_t start = d.time;
+    ASSERT_EQ(of_kind(d.input(queue("q")), DecisionKind::kPublishQueueItems).size(), 1u);
+    d.at(start + 100 * kMs);
+    d.input(unit("big", "q", "2"));  // the lists change with every retry
+    d.run_until(start + c.change_after, 100 * kMs);
+    d.at(d.time + 100 * kMs);
+    const auto at_change = d.input(queue("q", "Priority", {{kRefreshInterval, "2s"}}));
+    std::vector<int64_t> times;
+    if (!of_kind(at_change, DecisionKind::kPublishQueueItems).empty()) times.push_back(d.time);
+    for (int64_t t : publication_times(d, start + 20 * kSec, 100 * kMs)) times.push_back(t);
+    ASSERT_FALSE(times.empty());
+    EXPECT_EQ(times[0] - start, c.next) << "changed after " << c.change_after;
+  }
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "1"}}));
+  const int64_t start = d.time;
+  d.input(queue("q", "Priority", {{kRefreshInterval, "2s"}}));
+  d.at(start + 100 * kMs);
+  d.input(unit("big", "q", "2"));
+  d.at(start + kSec);
+  d.input(queue("q"));  // back to the 15 s default
+  const auto times = publication_times(d, start + 20 * kSec, 100 * kMs);
+  ASSERT_FALSE(times.empty());
+  EXPECT_EQ(times[0] - start, 15 * kSec);
+}
+
 TEST(SchedulerQueueItems, an_invalid_refresh_interval_is_reported_once_per_distinct_value) {
   for (const std::string value : {"soon", "0s", "-5s", "15"}) {
     SchedulerDriver d;
