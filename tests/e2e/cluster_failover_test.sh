@@ -54,7 +54,12 @@ serve_replica() { # serve_replica N: a replica of Pod koord-queue/koordq-rN with
   POD_NAME="koordq-r$1" POD_NAMESPACE=koord-queue start_serve "$scratch/r$1.log" --journal-dir "$scratch/r$1" \
     --leader-election-namespace koord-queue --leader-elect-lease-duration "${lease_s}s" \
     --leader-elect-renew-deadline "${renew_deadline_s}s" --leader-elect-retry-period "${retry_period_s}s" \
-    --enable-visibility-server=false --v=1
+    --enable-visibility-server=false --enable-api-handler --api-handler-port 0 --v=1
+}
+# debug_answer N PATH: "<HTTP status> <body>" of replica N's debug API (§17.1).
+debug_answer() {
+  curl -s -w ' %{http_code}' "http://127.0.0.1:$(bound_port "$scratch/r$1.log" debug)$2" |
+    jq -rRs 'capture("^(?<body>.*) (?<code>[0-9]+)$"; "s") | .code + " " + ((.body | fromjson? | .error? // "json")) // "unparsable"'
 }
 leader_label() { k get pod -n koord-queue "koordq-r$1" -o jsonpath='{.metadata.labels.koord-queue-leader}'; }
 labelled() { test "$(leader_label "$1")" = true; }
@@ -72,6 +77,8 @@ sleep 3
 check "while Koord-Queue holds default/example-lease nobody leads" test "$(leader_gauge "$scratch/r1.log")$(leader_gauge "$scratch/r2.log")" = 00
 check "nor carries the leader label" test -z "$(leader_label 1)$(leader_label 2)"
 check "and nothing is admitted" test -z "$(phase_of job1)"
+check "a replica that does not lead answers the debug API with 503 not the leader" \
+  test "$(debug_answer 1 /apis/v1/queue)|$(debug_answer 2 /apis/v1/elasticquota)" = "503 not the leader|503 not the leader"
 check "the guard says why, once" test "$(grep -c 'not leading: legacy lease default/example-lease is held by koord-queue-controller-0 (--legacy-lease-guard)' "$scratch/r1.log")" = 1
 
 k delete lease -n default example-lease >/dev/null
@@ -85,6 +92,10 @@ check "exactly one leads" test "$(leader_gauge "$scratch/r$follower.log")" = 0
 check "the leader admits job1" eventually 15 is_dequeued job1
 check "the Lease names the leader" grep -q "became leader" "$scratch/r$leader.log"
 check "the follower logs the new leader" eventually 10 grep -q "new leader elected: $(holder)" "$scratch/r$follower.log"
+check "the leader's debug API answers with its queues" eventually 10 sh -c "test \"\$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:$(bound_port "$scratch/r$leader.log" debug)/apis/v1/queue)\" = 200"
+check "the follower's answers 503 not the leader" test "$(debug_answer "$follower" /apis/v1/userquota)" = "503 not the leader"
+check "the follower serves the journal stream (every replica does)" \
+  sh -c "curl -sf 'http://127.0.0.1:$(bound_port "$scratch/r$follower.log" debug)/apis/journal/v1/records?kind=config' | head -n1 | jq -e '.seq == 1 and .kind == \"config\"'"
 check "the follower's /readyz is 200 (it journals)" curl -sf "http://127.0.0.1:$(bound_port "$scratch/r$follower.log" metrics)/readyz"
 check "the leader's Pod carries the leader label" eventually 10 labelled "$leader"
 check "the follower's does not" unlabelled "$follower"
