@@ -137,7 +137,8 @@ class ScenarioRun {
     }
   }
 
-  // A quota whose max went down may hold more than its new max without anyone over-admitting.
+  // A quota whose max went down may hold more than its new max without anyone over-admitting,
+  // until that excess drains (check()).
   void note_lowered_max(const WatchInput& w) {
     const auto* q = std::get_if<schema::ElasticQuota>(&w.object);
     if (q == nullptr) return;
@@ -202,6 +203,9 @@ class ScenarioRun {
         violations = accounting_violations(live_);
         break;
       case Invariant::kOverAdmission:
+        // A lowered quota is exempt only until its excess has drained: from then on it must stay
+        // within its new limit like every other quota.
+        std::erase_if(lowered_, [&](const std::string& name) { return quota_over_limit(live_, name).empty(); });
         violations = over_admission_violations(live_, lowered_);
         break;
       case Invariant::kOrder:

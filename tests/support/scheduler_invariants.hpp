@@ -95,20 +95,29 @@ inline std::vector<std::string> accounting_violations(const actors::Scheduler& s
 }
 
 // b) For every known quota outside `exempt` and every resource in its max: Used ≤ ⌊max × rate⌋.
+// The resources of quota `name` whose Used is over max × the oversell rate, as messages.
+inline std::vector<std::string> quota_over_limit(const actors::Scheduler& s, const std::string& name) {
+  std::vector<std::string> out;
+  const auto* quota = s.quotas().find(name);
+  if (quota == nullptr) return out;
+  const auto used = s.quotas().usage(name).used;
+  for (const auto& [r, max] : quota->max) {
+    const auto it = used.find(r);
+    const int64_t limit = quota_limit(max, s.config().oversell_rate_ppm);
+    if (it != used.end() && it->second > limit) {
+      out.push_back("quota " + name + ": Used " + r + " " + std::to_string(it->second) + " over its limit " +
+                    std::to_string(limit));
+    }
+  }
+  return out;
+}
+
 inline std::vector<std::string> over_admission_violations(const actors::Scheduler& s,
                                                           const std::set<std::string>& exempt) {
   std::vector<std::string> out;
   for (const auto& name : s.quotas().names()) {
     if (exempt.count(name)) continue;
-    const auto used = s.quotas().usage(name).used;
-    for (const auto& [r, max] : s.quotas().find(name)->max) {
-      const auto it = used.find(r);
-      const int64_t limit = quota_limit(max, s.config().oversell_rate_ppm);
-      if (it != used.end() && it->second > limit) {
-        out.push_back("quota " + name + ": Used " + r + " " + std::to_string(it->second) + " over its limit " +
-                      std::to_string(limit));
-      }
-    }
+    for (auto& v : quota_over_limit(s, name)) out.push_back(std::move(v));
   }
   return out;
 }
