@@ -58,6 +58,13 @@ struct JournalFailureHooks {
   std::function<void()> resume_ingestion;  // start them again
 };
 
+// The store's message already says what failed; the §19 lines name it once.
+std::string without_failure_prefix(std::string error) {
+  constexpr std::string_view kPrefix = "journal write failed: ";
+  if (error.rfind(kPrefix, 0) == 0) error.erase(0, kPrefix.size());
+  return error;
+}
+
 LoopInput tick_input() {
   LoopInput in;
   in.kind = LoopInput::Kind::kTick;
@@ -256,9 +263,7 @@ class ClusterLoop {
   // §19: stop deciding and writing at once, answer /readyz 503, give the Lease up; keep the
   // batch and everything that arrives meanwhile, and retry the append every second.
   void journal_failed(std::string error) {
-    // The store's message already says what failed; the §19 line names it once.
-    constexpr std::string_view kPrefix = "journal write failed: ";
-    if (error.rfind(kPrefix, 0) == 0) error.erase(0, kPrefix.size());
+    error = without_failure_prefix(std::move(error));
     if (!failure_) {
       if (leading_) {
         KQ_LOG_ERROR("journal write failed: {}; releasing leadership", error);
@@ -279,16 +284,18 @@ class ClusterLoop {
   void retry_failed_append() {
     for (LoopInput& in : inbox_.take(std::chrono::seconds(1))) deferred_.push_back(std::move(in));
     if (stop_requested()) return;
-    if (!batch_.empty()) {
-      auto seqs = appender_.append(batch_);
-      if (!seqs.ok()) {
-        KQ_V(1)("journal append still failing: {}", seqs.message());
-        return;
-      }
-      batch_.clear();
-      if (apply(*seqs) != kExitSuccess) return;
-      seen_through_ = last_applied_time_;
+    // Only an append that succeeds ends the failure (§19). When the round was what failed, its
+    // batch is durable already, so a tick tries the journal: a batch without a round, as a
+    // follower's (this replica no longer leads).
+    if (batch_.empty()) batch_.push_back(actors::make_tick_body());
+    auto seqs = appender_.append(batch_);
+    if (!seqs.ok()) {
+      KQ_V(1)("journal append still failing: {}", without_failure_prefix(seqs.message()));
+      return;
     }
+    batch_.clear();
+    if (apply(*seqs) != kExitSuccess) return;
+    seen_through_ = last_applied_time_;
     KQ_LOG_INFO("journal writes succeed again: ingestion resumes ({} inputs waited)", deferred_.size());
     failure_.reset();
     surfaces_.set_journal_failure(std::nullopt);
