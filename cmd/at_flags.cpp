@@ -182,8 +182,8 @@ const CommandSpec& at_command_spec() {
                     "every unit whose quota name is NAME (QueueUnitsSummary, as .../elasticquotas/NAME/queueunits)"},
                    {"unit NS/NAME", "one QueueUnit's summary item followed by its full status"},
                    {"metrics",
-                    "the Prometheus text of the queueing families and job_scheduling_e2e_latency as the leader "
-                    "served them; process-local families are left out"},
+                    "the Prometheus text of the queueing families, job_scheduling_e2e_latency and "
+                    "koordq_admission_wait_seconds as the leader served them; process-local families are left out"},
                    {"debug elasticquota", "the debug API body of GET /apis/v1/elasticquota"},
                    {"debug queue", "the debug API body of GET /apis/v1/queue"},
                    {"debug userquota", "the debug API body of GET /apis/v1/userquota"},

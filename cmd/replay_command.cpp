@@ -154,14 +154,25 @@ int run_replay(const ReplayOptions& options) {
   if (!target.ok()) return fail_command(kReplayCommand, target.message(), kExitUsage);
 
   const uint64_t first = range->first;
-  TerminalProgress progress(options.verify ? "verifying" : "replaying", *target - first + 1, kPlainProgressEvery);
-  auto on_progress = [&](uint64_t seq, uint64_t) { progress.update(seq - first + 1, seq); };
   const std::string corrupt_hint = options.source.kind == JournalSource::Kind::journal_dir
                                        ? "; check the journal with 'koordq journal verify'"
                                        : "; check the export with 'koordq journal verify --export'";
 
   if (!options.what_if.empty()) {
-    auto result = replay::what_if(reader, *target, what_if_settings(options.what_if));
+    auto recorded = replay::recorded_decision_config(reader, *target);
+    if (!recorded.ok()) {
+      return fail_command(kReplayCommand, "cannot replay " + source->name + ": " + recorded.message() + corrupt_hint,
+                          kExitJournalUnreadable);
+    }
+    if (Status order =
+            check_backoff_order(options.what_if, recorded->initial_backoff_nanos, recorded->max_backoff_nanos);
+        !order.ok()) {
+      return fail_command(kReplayCommand, order.message(), kExitUsage);
+    }
+    // Every record is walked once per pass.
+    TerminalProgress progress("re-deciding", replay::kWhatIfPasses * (*target - first + 1), kPlainProgressEvery);
+    auto result = replay::what_if(reader, *target, what_if_settings(options.what_if),
+                                  [&](uint64_t seq, uint64_t walked) { progress.update(walked, seq); });
     if (!result.ok()) {
       return fail_command(kReplayCommand, "cannot replay " + source->name + ": " + result.message() + corrupt_hint,
                           kExitJournalUnreadable);
@@ -174,6 +185,8 @@ int run_replay(const ReplayOptions& options) {
     return kExitSuccess;
   }
 
+  TerminalProgress progress(options.verify ? "verifying" : "replaying", *target - first + 1, kPlainProgressEvery);
+  auto on_progress = [&](uint64_t seq, uint64_t) { progress.update(seq - first + 1, seq); };
   if (!options.verify) {
     auto replayed = replay::replay_to(reader, *target, on_progress);
     if (!replayed.ok()) {

@@ -41,10 +41,11 @@ const CommandSpec& replay_command_spec() {
               {"What-if keys",
                {
                    {"oversellrate=RATE", "as --oversellrate of serve"},
-                   {"pod-initial-backoff-seconds=N", "as the serve flag (>= 1)"},
-                   {"pod-max-backoff-seconds=N", "as the serve flag (>= 1)"},
+                   {"pod-initial-backoff-seconds=N", "as the serve flag (>= 1, <= the maximum backoff)"},
+                   {"pod-max-backoff-seconds=N", "as the serve flag (>= the initial backoff)"},
                    {"queue.NAME.policy=POLICY",
-                    "the Queue's spec.queuePolicy: Priority, Block, Intelligent, FIFO, Round, or empty (Priority)"},
+                    "the Queue's spec.queuePolicy: Priority, Block, or empty (Priority); any other value (Intelligent, "
+                    "FIFO, Round...) leaves the queue without a scheduling loop"},
                    {"queue.NAME.annotation.KEY=VALUE",
                     "a Queue annotation; queue.NAME.annotation.KEY- (no =) removes it"},
                    {"quota.NAME.max.RESOURCE=QUANTITY",
@@ -73,6 +74,9 @@ Result<ReplayOptions> read_replay_options(const ParsedFlags& flags, const Comman
     Result<WhatIfChange> change = parse_what_if(argument);
     if (!change.ok()) return usage_error_verbatim(kReplayCommand, change.message());
     o.what_if.push_back(std::move(change).value());
+  }
+  if (Status order = check_backoff_order(o.what_if); !order.ok()) {
+    return usage_error_verbatim(kReplayCommand, order.message());
   }
   if (o.verify && !o.what_if.empty()) {
     return usage_error(kReplayCommand,

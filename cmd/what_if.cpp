@@ -1,5 +1,7 @@
 #include "cmd/what_if.hpp"
 
+#include <cstdint>
+
 #include "base/decimal_ppm.hpp"
 #include "cmd/flag_reader.hpp"
 #include "cmd/object_names.hpp"
@@ -13,10 +15,11 @@ constexpr std::string_view kQuotaPrefix = "quota.";
 constexpr std::string_view kAnnotationInfix = ".annotation.";
 constexpr std::string_view kMaxInfix = ".max.";
 constexpr std::string_view kPolicySuffix = ".policy";
-
-// behaviour.md §2.3 and §6.6: every policy a Queue may carry; the unsupported ones are valid
-// questions (what if this queue had no scheduling loop).
-constexpr std::string_view kQueuePolicies[] = {"", "Priority", "Block", "Intelligent", "FIFO", "Round"};
+constexpr std::string_view kInitialBackoffKey = "pod-initial-backoff-seconds";
+constexpr std::string_view kMaxBackoffKey = "pod-max-backoff-seconds";
+constexpr int64_t kSecond = 1'000'000'000;
+// A backoff in nanoseconds fits an int64_t.
+constexpr int64_t kMaxBackoffSeconds = INT64_MAX / kSecond;
 
 Error unknown_key(std::string_view key) {
   return make_error("unknown what-if key \"" + std::string(key) + "\"");
@@ -46,9 +49,8 @@ Result<Change> queue_change(std::string_view key, std::string_view rest, const s
   if (removal || !rest.ends_with(kPolicySuffix)) return unknown_key(key);
   const std::string_view queue = rest.substr(0, rest.size() - kPolicySuffix.size());
   if (!is_object_name(queue)) return unknown_key(key);
-  bool known_policy = false;
-  for (std::string_view policy : kQueuePolicies) known_policy = known_policy || policy == value;
-  if (!known_policy) return invalid_value(value, key);
+  // Every value is a policy a Queue may carry (§2.3): one other than Priority, Block or empty is
+  // unsupported, and the decision logic gives that queue no scheduling loop (§6.6).
   return Change{QueuePolicyChange{std::string(queue), value}};
 }
 
@@ -73,12 +75,21 @@ Result<Change> setting_change(std::string_view key, const std::string& value) {
     if (!rate.ok() || *rate <= 0) return invalid_value(value, key);
     return Change{OversellRateChange{*rate}};
   }
-  if (key == "pod-initial-backoff-seconds" || key == "pod-max-backoff-seconds") {
+  if (key == kInitialBackoffKey || key == kMaxBackoffKey) {
     const std::optional<int64_t> seconds = parse_integer(value);
-    if (!seconds || *seconds < 1) return invalid_value(value, key);
-    if (key == "pod-initial-backoff-seconds") return Change{PodInitialBackoffChange{*seconds}};
+    if (!seconds || *seconds < 1 || *seconds > kMaxBackoffSeconds) return invalid_value(value, key);
+    if (key == kInitialBackoffKey) return Change{PodInitialBackoffChange{*seconds}};
     return Change{PodMaxBackoffChange{*seconds}};
   }
+  return unknown_key(key);
+}
+
+// The change `key` (as given) names; `name` is the key without a removal's trailing `-`.
+Result<Change> setting_or_object_change(const std::string& key, std::string_view name, const std::string& value,
+                                        bool removal) {
+  if (name.starts_with(kQueuePrefix)) return queue_change(key, name.substr(kQueuePrefix.size()), value, removal);
+  if (name.starts_with(kQuotaPrefix)) return quota_change(key, name.substr(kQuotaPrefix.size()), value, removal);
+  if (!removal) return setting_change(key, value);
   return unknown_key(key);
 }
 
@@ -92,22 +103,37 @@ Result<WhatIfChange> parse_what_if(std::string_view argument) {
   if (!removal) result.value = std::string(argument.substr(equals + 1));
 
   std::string_view name = result.key;
-  if (removal) {
-    // Only annotations and max resources can be removed, with `KEY-` and no `=`.
-    if (!name.ends_with('-')) return make_error("what-if \"" + result.key + "\" needs KEY=VALUE, or KEY- to remove");
-    name.remove_suffix(1);
+  if (removal && !name.ends_with('-')) {
+    // Only annotations and max resources can be removed, with `KEY-` and no `=`; any other key
+    // without `=` lacks its value.
+    Result<Change> keyed = setting_or_object_change(result.key, name, "", false);
+    if (!keyed.ok() && keyed.message() == unknown_key(result.key).message) return keyed.error();
+    return invalid_value("", result.key);
   }
-  Result<Change> change = unknown_key(result.key);
-  if (name.starts_with(kQueuePrefix)) {
-    change = queue_change(result.key, name.substr(kQueuePrefix.size()), result.value, removal);
-  } else if (name.starts_with(kQuotaPrefix)) {
-    change = quota_change(result.key, name.substr(kQuotaPrefix.size()), result.value, removal);
-  } else if (!removal) {
-    change = setting_change(result.key, result.value);
-  }
+  if (removal) name.remove_suffix(1);
+  Result<Change> change = setting_or_object_change(result.key, name, result.value, removal);
   if (!change.ok()) return change.error();
   result.change = std::move(change).value();
   return result;
+}
+
+Status check_backoff_order(const std::vector<WhatIfChange>& changes, std::optional<int64_t> initial_nanos,
+                           std::optional<int64_t> max_nanos) {
+  const WhatIfChange* initial = nullptr;
+  const WhatIfChange* max = nullptr;
+  for (const WhatIfChange& c : changes) {
+    if (const auto* i = std::get_if<PodInitialBackoffChange>(&c.change)) {
+      initial = &c;
+      initial_nanos = i->seconds * kSecond;
+    } else if (const auto* m = std::get_if<PodMaxBackoffChange>(&c.change)) {
+      max = &c;
+      max_nanos = m->seconds * kSecond;
+    }
+  }
+  if (!initial_nanos || !max_nanos || *max_nanos >= *initial_nanos) return ok_status();
+  if (max != nullptr) return invalid_value(max->value, max->key);
+  if (initial != nullptr) return invalid_value(initial->value, initial->key);
+  return ok_status();  // the journal's own settings: not a what-if value
 }
 
 }  // namespace koordq::cmd

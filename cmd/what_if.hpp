@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "base/result.hpp"
 
@@ -56,7 +57,16 @@ struct WhatIfChange {
 };
 
 // One --what-if argument. Errors are the specified messages: `unknown what-if key "<k>"` and
-// `invalid what-if value "<v>" for <k>`.
+// `invalid what-if value "<v>" for <k>` (a known key without `=`, other than a removal, is an
+// invalid value "").
 Result<WhatIfChange> parse_what_if(std::string_view argument);
+
+// behaviour.md §21: the maximum backoff is at least the initial one. `initial_nanos` and
+// `max_nanos` are the settings the changes leave alone (std::nullopt: not known yet, nothing to
+// check unless both are changed); a later change of a key wins. The Error is the invalid-value
+// message for the maximum when it is changed, else for the initial one.
+Status check_backoff_order(const std::vector<WhatIfChange>& changes,
+                           std::optional<int64_t> initial_nanos = std::nullopt,
+                           std::optional<int64_t> max_nanos = std::nullopt);
 
 }  // namespace koordq::cmd

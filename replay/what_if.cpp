@@ -82,6 +82,7 @@ struct RecordedUnit {
   std::string namespace_;
   std::string name;
   std::string queue;
+  std::optional<int64_t> created;  // the time of its first watch record
   std::optional<int64_t> admission;
   std::vector<Transition> transitions;  // job extension
 };
@@ -92,6 +93,7 @@ struct Recorded {
   std::map<uint64_t, EventClass> events;      // by seq
   std::map<std::string, RecordedUnit> units;  // by uid
   std::map<std::string, int64_t> queue_median;
+  int64_t start_time = 0;  // the first record's
   int64_t end_time = 0;
   uint64_t records = 0;
 };
@@ -170,8 +172,22 @@ Result<actors::DecisionConfig> config_of(const StoredRecord& r) {
   }
 }
 
+// Progress over all passes: records walked so far.
+class PassProgress {
+ public:
+  explicit PassProgress(const Progress& progress) : progress_(progress) {}
+  void walked(uint64_t seq) {
+    ++walked_;
+    if (progress_ && walked_ % kProgressEvery == 0) progress_(seq, walked_);
+  }
+
+ private:
+  const Progress& progress_;
+  uint64_t walked_ = 0;
+};
+
 // The recorded pass (what_if.hpp).
-Result<Recorded> read_recorded(journal::JournalReader& reader, uint64_t to_seq) {
+Result<Recorded> read_recorded(journal::JournalReader& reader, uint64_t to_seq, PassProgress& progress) {
   Recorded out;
   Scheduler s;
   bool configured = false;
@@ -204,6 +220,7 @@ Result<Recorded> read_recorded(journal::JournalReader& reader, uint64_t to_seq) 
         RecordedUnit& u = out.units[unit->metadata.uid];
         u.namespace_ = unit->metadata.namespace_;
         u.name = unit->metadata.name;
+        if (!u.created) u.created = r.time();
         if (!in->deleted) mapped = actors::unit_key(unit->metadata.namespace_, unit->metadata.name);
       }
     } else if (r.kind() == RecordKind::kRound) {
@@ -229,8 +246,10 @@ Result<Recorded> read_recorded(journal::JournalReader& reader, uint64_t to_seq) 
       }
       mapped.clear();
     }
+    if (out.records == 0) out.start_time = r.time();
     out.end_time = r.time();
     ++out.records;
+    progress.walked(r.seq());
   }
   for (const auto& [uid, u] : out.units) {
     if (!u.admission) continue;
@@ -467,7 +486,7 @@ class WhatIfRun {
 };
 
 Result<std::unique_ptr<WhatIfRun>> run_model(journal::JournalReader& reader, uint64_t to_seq, const Recorded& recorded,
-                                             const WhatIfSettings& settings) {
+                                             const WhatIfSettings& settings, PassProgress& progress) {
   auto run = std::make_unique<WhatIfRun>(recorded, settings);
   journal::ReadAheadCursor cursor(reader.cursor(1, to_seq));
   for (;;) {
@@ -475,6 +494,7 @@ Result<std::unique_ptr<WhatIfRun>> run_model(journal::JournalReader& reader, uin
     if (!next.ok()) return next.error();
     if (!*next) break;
     if (auto applied = run->apply(**next); !applied.ok()) return applied.error();
+    progress.walked((*next)->seq());
   }
   run->catch_up(recorded.end_time);
   return run;
@@ -510,11 +530,27 @@ void count(WhatIfSummary& s, AdmissionChange change) {
 }  // namespace
 
 std::optional<int64_t> what_if_admission(const std::optional<int64_t>& recorded, const std::optional<int64_t>& baseline,
-                                         const std::optional<int64_t>& changed) {
-  if (baseline == changed) return recorded;
-  if (!changed) return std::nullopt;
-  if (baseline) return recorded ? std::optional<int64_t>(*recorded + (*changed - *baseline)) : std::nullopt;
-  return changed;
+                                         const std::optional<int64_t>& changed, int64_t created) {
+  std::optional<int64_t> out;
+  if (baseline == changed) {
+    out = recorded;
+  } else if (changed && baseline && recorded) {
+    out = *recorded + (*changed - *baseline);
+  } else if (changed && !baseline) {
+    out = changed;
+  }
+  if (out) out = std::max(*out, created);
+  return out;
+}
+
+Result<actors::DecisionConfig> recorded_decision_config(journal::JournalReader& reader, uint64_t to_seq) {
+  journal::RecordCursor cursor = reader.cursor(1, to_seq);
+  for (;;) {
+    auto next = cursor.next();
+    if (!next.ok()) return next.error();
+    if (!*next) return actors::DecisionConfig{};
+    if ((*next)->kind() == RecordKind::kConfig) return config_of(**next);
+  }
 }
 
 AdmissionChange classify_admission(const std::optional<int64_t>& recorded, const std::optional<int64_t>& what_if) {
@@ -534,17 +570,19 @@ std::optional<int64_t> median_run_time(std::vector<int64_t> run_times) {
   return run_times[mid - 1] + (run_times[mid] - run_times[mid - 1]) / 2;
 }
 
-Result<WhatIfResult> what_if(journal::JournalReader& reader, uint64_t to_seq, const WhatIfSettings& settings) {
+Result<WhatIfResult> what_if(journal::JournalReader& reader, uint64_t to_seq, const WhatIfSettings& settings,
+                             const Progress& progress) {
   if (const uint64_t first = reader.first_seq(); first > 1) {
     return make_error("records before seq " + std::to_string(first) +
                       " were dropped by retention; --what-if needs every record from seq 1");
   }
-  auto recorded = read_recorded(reader, to_seq);
+  PassProgress passes(progress);
+  auto recorded = read_recorded(reader, to_seq, passes);
   if (!recorded.ok()) return recorded.error();
   // The model with the settings as recorded, then with the changes (see what_if.hpp).
-  auto baseline = run_model(reader, to_seq, *recorded, WhatIfSettings{});
+  auto baseline = run_model(reader, to_seq, *recorded, WhatIfSettings{}, passes);
   if (!baseline.ok()) return baseline.error();
-  auto changed = run_model(reader, to_seq, *recorded, settings);
+  auto changed = run_model(reader, to_seq, *recorded, settings, passes);
   if (!changed.ok()) return changed.error();
 
   WhatIfResult out;
@@ -557,7 +595,8 @@ Result<WhatIfResult> what_if(journal::JournalReader& reader, uint64_t to_seq, co
     a.uid = uid;
     a.queue = u.queue;
     a.recorded = u.admission;
-    a.what_if = what_if_admission(u.admission, admission_in(**baseline, uid), admission_in(**changed, uid));
+    a.what_if = what_if_admission(u.admission, admission_in(**baseline, uid), admission_in(**changed, uid),
+                                  u.created.value_or(recorded->start_time));
     a.estimated = a.what_if && !a.recorded && (*changed)->estimated(uid);
     a.change = classify_admission(a.recorded, a.what_if);
     count(out.summary, a.change);

@@ -23,10 +23,14 @@
 //   never runs.
 // * The model is run twice, with the settings as recorded (the baseline) and with the changes, and
 //   only what the changes alter is reported: a unit's what-if admission is its recorded one moved
-//   by the difference between the two model runs (what_if_admission). So the model's own
-//   simplifications (every write lands at once, where the recorded writes sometimes failed and
-//   were decided again) show in neither run's difference, and settings that change nothing report
-//   no difference.
+//   by the difference between the two model runs (what_if_admission), but never before the unit's
+//   first record (its creation keeps its recorded time, so it cannot be admitted before it). So
+//   the model's own simplifications (every write lands at once, where the recorded writes
+//   sometimes failed and were decided again) show in neither run's difference, and settings that
+//   change nothing report no difference.
+// * Both runs decide under the decision settings of the journal's first `config` record (the
+//   second with the changes); the later config records of a journal written by several starts of
+//   serve do not switch them.
 #pragma once
 
 #include <cstdint>
@@ -36,8 +40,10 @@
 #include <utility>
 #include <vector>
 
+#include "actors/core/decision_config.hpp"
 #include "base/result.hpp"
 #include "journal/journal_reader.hpp"
+#include "replay/replay.hpp"
 
 namespace koordq::replay {
 
@@ -88,17 +94,29 @@ AdmissionChange classify_admission(const std::optional<int64_t>& recorded, const
 // A unit's what-if admission from its recorded one and the model's without (baseline) and with
 // the changes: the recorded one when both model runs agree; none when the changes leave it
 // unadmitted; the recorded one moved by (changed - baseline) when both runs admit it (none when
-// the record never admitted it); the changed run's when only that run admits it.
+// the record never admitted it); the changed run's when only that run admits it. Never before
+// `created`, the time of the unit's first record.
 std::optional<int64_t> what_if_admission(const std::optional<int64_t>& recorded, const std::optional<int64_t>& baseline,
-                                         const std::optional<int64_t>& changed);
+                                         const std::optional<int64_t>& changed, int64_t created);
 
 // The median of the run times (nanoseconds; the mean of the two middle ones for an even count),
 // std::nullopt for none.
 std::optional<int64_t> median_run_time(std::vector<int64_t> run_times);
 
-// Walks the journal from seq 1 to min(to_seq, last seq) twice (see above). Errors: a record that
-// cannot be read or applied, a journal whose records before seq 1 were dropped.
-Result<WhatIfResult> what_if(journal::JournalReader& reader, uint64_t to_seq, const WhatIfSettings& settings);
+// The passes what_if makes over the journal (the recorded one and the two model runs).
+inline constexpr uint64_t kWhatIfPasses = 3;
+
+// The decision settings the model starts from before the changes: those of the first `config`
+// record up to to_seq, the defaults without one. Errors: a record that cannot be read, a
+// malformed config record.
+Result<actors::DecisionConfig> recorded_decision_config(journal::JournalReader& reader, uint64_t to_seq);
+
+// Walks the journal from seq 1 to min(to_seq, last seq) kWhatIfPasses times (see above), calling
+// `progress` now and then with the seq reached and the records walked so far in all passes.
+// Errors: a record that cannot be read or applied, a journal whose records before seq 1 were
+// dropped.
+Result<WhatIfResult> what_if(journal::JournalReader& reader, uint64_t to_seq, const WhatIfSettings& settings,
+                             const Progress& progress = {});
 
 // The table of the units whose admission time differs (NAMESPACE, NAME, QUEUE, RECORDED, WHAT-IF,
 // DELTA, ESTIMATED), then `earlier <n>, later <n>, unchanged <n>, newly admitted <n>, no longer

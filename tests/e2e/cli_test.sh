@@ -84,7 +84,8 @@ serve_flags=(
 expect_help -- serve replay at explain journal version
 expect_help serve -- "${serve_flags[@]}" "Exit codes"
 expect_help at -- WHEN OBJECT --journal-dir --export -o --phase --limit --offset queues "queue NAME" quotas \
-  "quota NAME" "unit NS/NAME" metrics "debug elasticquota" "debug queue" "debug userquota" "Exit codes"
+  "quota NAME" "unit NS/NAME" metrics koordq_admission_wait_seconds "debug elasticquota" "debug queue" \
+  "debug userquota" "Exit codes"
 expect_help explain -- NS/NAME --journal-dir --export --uid --at -o "Exit codes"
 expect_help replay -- --journal-dir --export --to --verify --what-if -o oversellrate pod-initial-backoff-seconds \
   pod-max-backoff-seconds queue.NAME.policy queue.NAME.annotation.KEY quota.NAME.max.RESOURCE "Exit codes"
@@ -130,6 +131,11 @@ run replay --what-if nonsense=1
 expect_usage_error "unknown what-if key" '^koordq replay: unknown what-if key "nonsense"$'
 run replay --what-if oversellrate=-1
 expect_usage_error "invalid what-if value" '^koordq replay: invalid what-if value "-1" for oversellrate$'
+run replay --what-if oversellrate
+expect_usage_error "a what-if key without its value" '^koordq replay: invalid what-if value "" for oversellrate$'
+run replay --what-if pod-initial-backoff-seconds=10 --what-if pod-max-backoff-seconds=5
+expect_usage_error "a what-if maximum backoff below the initial one" \
+  '^koordq replay: invalid what-if value "5" for pod-max-backoff-seconds$'
 mkdir -p "$scratch/existing"
 run journal checkpoint "$scratch/existing"
 expect_usage_error "checkpoint into an existing directory" "already exists"

@@ -104,6 +104,17 @@ run replay --journal-dir "$j" --what-if oversellrate=1 --what-if quota.no-such-q
 check "settings that change nothing report no difference" \
   grep -Eqx "earlier 0, later 0, unchanged [1-9][0-9]*, newly admitted 0, no longer admitted 0" "$out"
 check "settings that change nothing print no table" test "$(wc -l <"$out")" -eq 1
+# Any other policy value is a valid, unsupported one (§2.3, §6.6): that queue admits nothing.
+run replay --journal-dir "$j" --what-if queue.team-data.policy=FIFO -o json
+check "an unsupported policy is a valid what-if" test "$code" -eq 0
+check "an unsupported policy admits none of its queue's units" jq_true \
+  '[.units[] | select(.queue == "team-data")] | length > 0 and all(.[]; .whatIfAdmission == null)
+   and any(.[]; .recordedAdmission != null)' "$out"
+# On a terminal the what-if shows its progress like replay and clears it (the 3 passes over this
+# journal walk more records than one progress interval, kProgressEvery).
+(cd "$scratch" && script -q -e -c "'$koordq' replay --journal-dir '$j' --what-if quota.platform.max.cpu=448 >/dev/null" \
+  "$scratch/terminal.txt" </dev/null >/dev/null)
+check "replay --what-if on a terminal shows its progress" grep -q 're-deciding \[' "$scratch/terminal.txt"
 
 # A wall-clock run killed with SIGKILL, then restarted over the same journal.
 w="$scratch/wall"
@@ -158,6 +169,8 @@ bad "an invalid what-if value" 2 'invalid what-if value "abc" for oversellrate' 
   replay --journal-dir "$j" --what-if oversellrate=abc
 bad "an invalid what-if quantity" 2 'invalid what-if value "lots" for quota.team-data.max.cpu' \
   replay --journal-dir "$j" --what-if quota.team-data.max.cpu=lots
+bad "an initial backoff above the journal's maximum" 2 \
+  'invalid what-if value "30" for pod-initial-backoff-seconds' replay --journal-dir "$j" --what-if pod-initial-backoff-seconds=30
 bad "--export with --journal-dir" 2 "exclude each other" replay --journal-dir "$j" --export "$scratch/export.ndjson"
 bad "an unknown output" 2 '"yaml"' replay --journal-dir "$j" -o yaml
 : "$uuid" "$time_mid"

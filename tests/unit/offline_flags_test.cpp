@@ -8,6 +8,7 @@
 
 #include "cmd/command_line.hpp"
 #include "cmd/exit_codes.hpp"
+#include "cmd/what_if.hpp"
 
 namespace koordq::cmd {
 namespace KOORDQ_TEST_LOCAL {
@@ -193,6 +194,10 @@ const std::vector<WhatIfCase> kWhatIf = {
     {"queue.team-a.policy=", QueuePolicyChange{"team-a", ""}},
     {"queue.a.b.policy=Priority", QueuePolicyChange{"a.b", "Priority"}},
     {"queue.a.policy.policy=Round", QueuePolicyChange{"a.policy", "Round"}},
+    // §2.3, §6.6: any other value is an unsupported policy, as the Queue could carry it.
+    {"queue.team-a.policy=Intelligent", QueuePolicyChange{"team-a", "Intelligent"}},
+    {"queue.team-a.policy=priority", QueuePolicyChange{"team-a", "priority"}},
+    {"queue.team-a.policy=Lottery", QueuePolicyChange{"team-a", "Lottery"}},
     {"queue.team-a.annotation.koord-queue/max-depth=3",
      QueueAnnotationChange{"team-a", "koord-queue/max-depth", std::string("3")}},
     {"queue.team-a.annotation.koord-queue/max-depth-", QueueAnnotationChange{"team-a", "koord-queue/max-depth", {}}},
@@ -235,15 +240,68 @@ TEST(ReplayFlags, what_if_errors_are_the_specified_messages) {
       {"oversellrate=1.0000001", "invalid what-if value \"1.0000001\" for oversellrate"},
       {"pod-initial-backoff-seconds=0", "invalid what-if value \"0\" for pod-initial-backoff-seconds"},
       {"pod-max-backoff-seconds=x", "invalid what-if value \"x\" for pod-max-backoff-seconds"},
-      {"queue.a.policy=priority", "invalid what-if value \"priority\" for queue.a.policy"},
       {"quota.a.max.cpu=lots", "invalid what-if value \"lots\" for quota.a.max.cpu"},
       {"quota.a.max.cpu=", "invalid what-if value \"\" for quota.a.max.cpu"},
   };
   for (const auto& [argument, message] : cases) {
     EXPECT_EQ(usage_error_line({"replay", "--what-if", argument}), "koordq replay: " + message) << argument;
   }
-  EXPECT_EQ(usage_error_line({"replay", "--what-if", "oversellrate"}),
-            "koordq replay: what-if \"oversellrate\" needs KEY=VALUE, or KEY- to remove");
+}
+
+TEST(ReplayFlags, a_key_without_its_value_is_an_invalid_value_and_an_unknown_one_stays_unknown) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"oversellrate", "invalid what-if value \"\" for oversellrate"},
+      {"pod-max-backoff-seconds", "invalid what-if value \"\" for pod-max-backoff-seconds"},
+      {"queue.a.policy", "invalid what-if value \"\" for queue.a.policy"},
+      {"queue.a.annotation.k", "invalid what-if value \"\" for queue.a.annotation.k"},
+      {"quota.a.max.cpu", "invalid what-if value \"\" for quota.a.max.cpu"},
+      {"nope", "unknown what-if key \"nope\""},
+      {"queue.a.priority", "unknown what-if key \"queue.a.priority\""},
+  };
+  for (const auto& [argument, message] : cases) {
+    EXPECT_EQ(usage_error_line({"replay", "--what-if", argument}), "koordq replay: " + message) << argument;
+  }
+}
+
+TEST(ReplayFlags, the_maximum_backoff_is_not_below_the_initial_one) {
+  // Both changed: checked with the arguments, the later change of a key winning.
+  EXPECT_EQ(usage_error_line(
+                {"replay", "--what-if", "pod-initial-backoff-seconds=10", "--what-if", "pod-max-backoff-seconds=5"}),
+            "koordq replay: invalid what-if value \"5\" for pod-max-backoff-seconds");
+  EXPECT_EQ(usage_error_line(
+                {"replay", "--what-if", "pod-max-backoff-seconds=5", "--what-if", "pod-initial-backoff-seconds=10"}),
+            "koordq replay: invalid what-if value \"5\" for pod-max-backoff-seconds");
+  EXPECT_EQ(parsed_options<ReplayOptions>(
+                {"replay", "--what-if", "pod-initial-backoff-seconds=5", "--what-if", "pod-max-backoff-seconds=5"})
+                .what_if.size(),
+            2u);
+  EXPECT_EQ(parsed_options<ReplayOptions>({"replay", "--what-if", "pod-max-backoff-seconds=1", "--what-if",
+                                           "pod-initial-backoff-seconds=9", "--what-if", "pod-max-backoff-seconds=9"})
+                .what_if.size(),
+            3u);
+  EXPECT_EQ(usage_error_line({"replay", "--what-if", "pod-max-backoff-seconds=99999999999"}),
+            "koordq replay: invalid what-if value \"99999999999\" for pod-max-backoff-seconds");
+
+  // One changed: checked against the journal's settings (nanoseconds) for the other.
+  const auto changes = [](const std::vector<std::string>& arguments) {
+    std::vector<WhatIfChange> out;
+    for (const auto& a : arguments) out.push_back(parse_what_if(a).value());
+    return out;
+  };
+  constexpr int64_t kSec = 1'000'000'000;
+  EXPECT_TRUE(check_backoff_order(changes({"pod-max-backoff-seconds=2"}), 1 * kSec, 20 * kSec).ok());
+  EXPECT_TRUE(check_backoff_order(changes({"pod-max-backoff-seconds=2"}), 2 * kSec, 20 * kSec).ok());
+  EXPECT_EQ(check_backoff_order(changes({"pod-max-backoff-seconds=2"}), 3 * kSec, 20 * kSec).message(),
+            "invalid what-if value \"2\" for pod-max-backoff-seconds");
+  EXPECT_EQ(check_backoff_order(changes({"pod-initial-backoff-seconds=30"}), 1 * kSec, 20 * kSec).message(),
+            "invalid what-if value \"30\" for pod-initial-backoff-seconds");
+  // Both changed: the maximum is named, whatever the journal has.
+  EXPECT_EQ(
+      check_backoff_order(changes({"pod-initial-backoff-seconds=3", "pod-max-backoff-seconds=2"}), 1 * kSec, 20 * kSec)
+          .message(),
+      "invalid what-if value \"2\" for pod-max-backoff-seconds");
+  // Without a backoff change the journal's own settings are not a what-if value.
+  EXPECT_TRUE(check_backoff_order(changes({"oversellrate=2"}), 30 * kSec, 20 * kSec).ok());
 }
 
 TEST(JournalFlags, import_export_verify_stat) {

@@ -179,17 +179,26 @@ TEST(WhatIfTest, MedianRunTime) {
 
 TEST(WhatIfTest, OnlyWhatTheChangeAltersMovesTheRecordedAdmission) {
   // Both model runs agree: the recorded admission, whatever it is.
-  EXPECT_EQ(replay::what_if_admission(100, 90, 90), 100);
-  EXPECT_EQ(replay::what_if_admission(std::nullopt, 90, 90), std::nullopt);
-  EXPECT_EQ(replay::what_if_admission(100, std::nullopt, std::nullopt), 100);
+  EXPECT_EQ(replay::what_if_admission(100, 90, 90, 0), 100);
+  EXPECT_EQ(replay::what_if_admission(std::nullopt, 90, 90, 0), std::nullopt);
+  EXPECT_EQ(replay::what_if_admission(100, std::nullopt, std::nullopt, 0), 100);
   // Both admit: the recorded one moved by the change's difference.
-  EXPECT_EQ(replay::what_if_admission(100, 90, 95), 105);
-  EXPECT_EQ(replay::what_if_admission(100, 90, 80), 90);
-  EXPECT_EQ(replay::what_if_admission(std::nullopt, 90, 80), std::nullopt);
+  EXPECT_EQ(replay::what_if_admission(100, 90, 95, 0), 105);
+  EXPECT_EQ(replay::what_if_admission(100, 90, 80, 0), 90);
+  EXPECT_EQ(replay::what_if_admission(std::nullopt, 90, 80, 0), std::nullopt);
   // The change leaves it unadmitted, or admits it where the model without it did not.
-  EXPECT_EQ(replay::what_if_admission(100, 90, std::nullopt), std::nullopt);
-  EXPECT_EQ(replay::what_if_admission(std::nullopt, std::nullopt, 80), 80);
-  EXPECT_EQ(replay::what_if_admission(100, std::nullopt, 80), 80);
+  EXPECT_EQ(replay::what_if_admission(100, 90, std::nullopt, 0), std::nullopt);
+  EXPECT_EQ(replay::what_if_admission(std::nullopt, std::nullopt, 80, 0), 80);
+  EXPECT_EQ(replay::what_if_admission(100, std::nullopt, 80, 0), 80);
+}
+
+TEST(WhatIfTest, NoUnitIsAdmittedBeforeItsFirstRecord) {
+  // The model without the change admitted it 60 later than the record, the one with it 65
+  // earlier than that: moved by -65 the recorded 100 would be 35, before its creation at 50.
+  EXPECT_EQ(replay::what_if_admission(100, 160, 95, 50), 50);
+  EXPECT_EQ(replay::what_if_admission(100, 160, 95, 35), 35);
+  EXPECT_EQ(replay::what_if_admission(100, 160, 95, 20), 35);
+  EXPECT_EQ(replay::what_if_admission(100, 160, 95, 100), 100);
 }
 
 TEST(WhatIfTest, NoChangeReportsTheRecordedAdmissions) {
