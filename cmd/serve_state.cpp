@@ -1,5 +1,9 @@
 #include "cmd/serve_state.hpp"
 
+#include <map>
+#include <variant>
+
+#include "actors/wire/decision_wire.hpp"
 #include "actors/wire/state_restore.hpp"
 #include "base/log.hpp"
 #include "cmd/serve_config.hpp"
@@ -69,6 +73,38 @@ std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s) {
     o.result = actors::OutcomeResult::kUnknown;
     o.target = actors::QueueRef{name};
     out.push_back(std::move(o));
+  }
+  return out;
+}
+
+std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s, journal::JournalReader& reader) {
+  std::vector<actors::Outcome> out = unanswered_writes(s);
+  std::map<uint64_t, std::vector<actors::Decision>> rounds;
+  for (actors::Outcome& o : out) {
+    const auto* unit = std::get_if<actors::UnitRef>(&o.target);
+    if (unit == nullptr) continue;
+    auto round = rounds.find(o.decision_seq);
+    if (round == rounds.end()) {
+      std::vector<actors::Decision> decisions;
+      if (auto record = reader.get(o.decision_seq); record.ok() && record->has_value()) {
+        const auto body = (*record)->reader().getBody();
+        if (body.isRound()) {
+          if (auto read = actors::read_round_kept(body.getRound()); read.ok()) decisions = std::move(read).value();
+        }
+      }
+      round = rounds.emplace(o.decision_seq, std::move(decisions)).first;
+    }
+    for (uint32_t i = 0; i < round->second.size(); ++i) {
+      const actors::Decision& d = round->second[i];
+      const auto* about = std::get_if<actors::UnitRef>(&d.target);
+      const bool writes =
+          o.write_kind == actors::WriteKind::kStatusPatch ? d.status_patch.has_value() : d.spec_queue_patch.has_value();
+      if (about != nullptr && writes && about->namespace_ == unit->namespace_ && about->name == unit->name &&
+          about->uid == unit->uid) {
+        o.decision_index = i;
+        break;
+      }
+    }
   }
   return out;
 }

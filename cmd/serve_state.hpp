@@ -27,7 +27,11 @@ std::vector<schema::WatchedObject> journaled_objects(const actors::Scheduler& s,
 // design.md §3: at start, a decided write whose answer never came gets an `unknown` outcome,
 // which releases what it reserved; the watch then shows whether it had landed. Unit status writes,
 // spec.queue patches (written again by a later round) and auto-created Queue writes.
+// The unit writes carry decision index 0: the state keeps only the round's seq of a unit's write.
 std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s);
+// The same, each unit write addressed to its decision's index in its round record (`reader`
+// holds the rounds), so that explain and the outcome's reader find the decision it answers.
+std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s, journal::JournalReader& reader);
 
 // The journal of `serve` opened (a corrupt one quarantined and counted, §21) and its latest state
 // rebuilt from the newest snapshot and the records after it; errors are logged here.

@@ -243,7 +243,7 @@ int run_simulation(const ServeOptions& options) {
     // Writes decided before the restart whose answer never came: the cluster was rebuilt from
     // the journal and does not know them, so they did not land (design.md §3, unknown outcomes).
     std::vector<std::unique_ptr<journal::RecordBody>> unknown;
-    for (const actors::Outcome& o : unanswered_writes(scheduler)) {
+    for (const actors::Outcome& o : unanswered_writes(scheduler, j.reader())) {
       auto body = actors::make_outcome_body(o);
       if (virtual_clock) body->set_explicit_time(start);
       unknown.push_back(std::move(body));
