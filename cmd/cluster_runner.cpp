@@ -173,31 +173,30 @@ class ClusterLoop {
 
   // A relist epoch (design.md §7) is diffed against the journaled state, so everything before it
   // is applied first; the epoch then is one batch of its own.
-  int relist(schema::ObjectKind kind, const kube::ListSnapshot& list) {
+  int relist(schema::ObjectKind kind, kube::ListSnapshot& list) {
     if (!batch_.empty()) {
       if (int code = cycle(); code != kExitSuccess) return code;
       if (failure_) {
         LoopInput again;
         again.kind = LoopInput::Kind::kRelist;
         again.resource = kind;
-        again.list = list;
+        again.list = std::move(list);
         deferred_.push_front(std::move(again));
         return kExitSuccess;
       }
     }
     std::vector<schema::WatchedObject> known;
     engine_.read_state([&](const actors::Scheduler& s, uint64_t) { known = journaled_objects(s, kind); });
-    std::vector<schema::WatchedObject> listed;
-    listed.reserve(list.items.size());
-    for (const auto& item : list.items) listed.push_back(item.object);
+    const size_t listed = list.items.size();
+    const schema::RawObjectMode raw_mode = raw_object_mode_of(options_);
     batch_.push_back(actors::make_relist_body(actors::RelistPhase::kBegin, kind, list.resource_version));
     size_t changes = 0;
-    for (const auto& e : kube::relist_diff(known, listed)) {
-      batch_.push_back(journal::make_watch_body(e.event, raw_object_mode_of(options_), e.synthesized));
+    for (const auto& e : kube::relist_diff(known, std::move(list.items), raw_mode)) {
+      batch_.push_back(journal::make_watch_body(e.event, raw_mode, e.synthesized));
       ++changes;
     }
     batch_.push_back(actors::make_relist_body(actors::RelistPhase::kEnd, kind, list.resource_version));
-    KQ_V(5)("relist of {}: {} objects listed, {} changes journaled", schema::kind_name(kind), listed.size(), changes);
+    KQ_V(5)("relist of {}: {} objects listed, {} changes journaled", schema::kind_name(kind), listed, changes);
     surfaces_.metrics().count_relist(resource_name(kind));
     relisted_.insert(kind);
     return kExitSuccess;
@@ -493,7 +492,8 @@ int run_cluster(const ServeOptions& options) {
   SyncAppender appender(j.writer());
   Bodies opening;
   opening.push_back(make_config_body(options, j.uuid(), j.open_report().quarantined));
-  for (const actors::Outcome& o : unanswered_writes(scheduler)) opening.push_back(actors::make_outcome_body(o));
+  for (const actors::Outcome& o : unanswered_writes(scheduler, j.reader()))
+    opening.push_back(actors::make_outcome_body(o));
   auto opened = appender.append(std::move(opening));
   if (!opened.ok()) {
     KQ_LOG_ERROR("journal write failed: {}", opened.message());

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "schema/json_watch_event.hpp"
+#include "schema/raw_object.hpp"
 #include "schema/watched_object.hpp"
 
 namespace koordq::kube {
@@ -20,7 +21,14 @@ struct RelistEvent {
   bool synthesized = false;  // a DELETED made up because the LIST no longer has the object
 };
 
-// `journaled` and `listed` hold objects of one kind.
+// `journaled` and `listed` hold objects of one kind. A LIST as received: each listed object moves
+// into its event with its raw JSON as decoded (behaviour.md §21: the object's JSON as received,
+// per --journal-raw-objects); a synthesised DELETED carries the journaled object encoded as JSON,
+// or nothing when `raw_mode` is off.
+std::vector<RelistEvent> relist_diff(const std::vector<schema::WatchedObject>& journaled,
+                                     std::vector<schema::DecodedObject>&& listed, schema::RawObjectMode raw_mode);
+// The same for objects without received JSON (the simulator's): every event carries its object
+// encoded as JSON.
 std::vector<RelistEvent> relist_diff(const std::vector<schema::WatchedObject>& journaled,
                                      const std::vector<schema::WatchedObject>& listed);
 
