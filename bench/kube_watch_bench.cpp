@@ -1,11 +1,14 @@
 // Kubernetes I/O throughput (design.md §7): watch events through the HTTP client, the stream
 // parser and the decoder from a local socket server, next to simdjson parsing the same event bytes
-// alone (the baseline); and a 150k-object paginated LIST decoded into one relist snapshot.
+// alone (the baseline); and a 150k-object paginated LIST decoded into one relist snapshot, then
+// journaled as a relist epoch up to its last durable record.
 // Events are the realistic QueueUnit of tests/fixtures (4.9 KB: pod templates, managedFields,
 // admissions), each with its own name and resourceVersion, one per HTTP chunk as the API server
 // sends them.
+#include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -15,11 +18,16 @@
 #include <simdjson.h>
 #include <sys/resource.h>
 
+#include "actors/core/scheduler.hpp"
+#include "actors/wire/input_bodies.hpp"
+#include "cmd/serve_state.hpp"
+#include "cmd/sync_appender.hpp"
 #include "journal/journal.hpp"
 #include "journal/watch_record.hpp"
 #include "kube/client/http_client.hpp"
 #include "kube/client/resource_watcher.hpp"
 #include "kube/client/watch_stream.hpp"
+#include "kube/ingest/relist_diff.hpp"
 #include "tests/support/json_fixtures.hpp"
 #include "tests/support/scripted_http_server.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -266,68 +274,195 @@ class RelistSink : public WatchSink {
  public:
   void on_relist(const WatchedResource&, ListSnapshot list) override {
     std::lock_guard lock(mutex_);
-    items_ = list.items.size();
+    list_ = std::move(list);
     done_ = true;
     changed_.notify_all();
   }
   void on_event(const WatchedResource&, schema::WatchEvent) override {}
   void on_bookmark(const WatchedResource&, const std::string&) override {}
-  size_t wait() {
+  ListSnapshot wait() {
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [&] { return done_; });
-    return items_;
+    return std::move(list_);
   }
 
  private:
   std::mutex mutex_;
   std::condition_variable changed_;
-  size_t items_ = 0;
+  ListSnapshot list_;
   bool done_ = false;
 };
+
+constexpr int kListPageSize = 500;
+constexpr int kListPages = 300;
+constexpr size_t kListed = size_t{kListPageSize} * kListPages;
+
+// The LIST answer of 150,000 QueueUnits in pages of 500: every page but the last continues.
+class ListServer {
+ public:
+  ListServer() {
+    std::string items;
+    for (int i = 0; i < kListPageSize; ++i) items += (i ? "," : "") + object_variant(i);
+    auto page = [&](bool last) {
+      return testing::http_reply(
+          200,
+          std::string("{\"apiVersion\":\"scheduling.x-k8s.io/v1alpha1\",\"kind\":\"QueueUnitList\",\"metadata\":{") +
+              "\"resourceVersion\":\"200000\"" + (last ? "" : ",\"continue\":\"more\"") + "},\"items\":[" + items +
+              "]}");
+    };
+    middle_ = page(false);
+    last_ = page(true);
+  }
+
+  // Serves one LIST on `server`, then an empty WATCH.
+  void serve(testing::ScriptedHttpServer& server) const {
+    auto served = std::make_shared<int>(0);
+    server.respond_with([this, served](const testing::ReceivedRequest& request) -> testing::ScriptedReply {
+      if (request.target.find("watch=true") != std::string::npos) return {{testing::chunked_header()}};
+      return {{++*served == kListPages ? last_ : middle_}};
+    });
+  }
+
+ private:
+  std::string middle_;
+  std::string last_;
+};
+
+WatcherOptions list_options(schema::RawObjectMode mode) {
+  WatcherOptions options;
+  options.page_size = kListPageSize;
+  options.raw_mode = mode;
+  return options;
+}
 
 // 150,000 QueueUnits listed in 300 pages of 500 from a local server by ResourceWatcher: the time
 // from the first request to the complete snapshot (every item decoded and kept).
 void BM_List150kQueueUnits(benchmark::State& state) {
   const auto mode = static_cast<schema::RawObjectMode>(state.range(0));
-  constexpr int kPageSize = 500;
-  constexpr int kPages = 300;
-  std::string items;
-  for (int i = 0; i < kPageSize; ++i) items += (i ? "," : "") + object_variant(i);
-  auto page = [&](bool last) {
-    return testing::http_reply(
-        200, std::string("{\"apiVersion\":\"scheduling.x-k8s.io/v1alpha1\",\"kind\":\"QueueUnitList\",\"metadata\":{") +
-                 "\"resourceVersion\":\"200000\"" + (last ? "" : ",\"continue\":\"more\"") + "},\"items\":[" + items +
-                 "]}");
-  };
-  const std::string middle = page(false);
-  const std::string last = page(true);
+  const ListServer pages;
   size_t listed = 0;
   for (auto _ : state) {
     state.PauseTiming();
     testing::ScriptedHttpServer server;
-    int served = 0;
-    server.respond_with([&](const testing::ReceivedRequest& request) -> testing::ScriptedReply {
-      if (request.target.find("watch=true") != std::string::npos) return {{testing::chunked_header()}};
-      return {{++served == kPages ? last : middle}};
-    });
+    pages.serve(server);
     auto client = local_client(server);
     RelistSink sink;
-    WatcherOptions options;
-    options.page_size = kPageSize;
-    options.raw_mode = mode;
-    ResourceWatcher watcher(*client, queue_units_resource(), sink, options);
+    ResourceWatcher watcher(*client, queue_units_resource(), sink, list_options(mode));
     state.ResumeTiming();
     watcher.start();
-    listed = sink.wait();
+    ListSnapshot list = sink.wait();
     state.PauseTiming();
+    listed = list.items.size();
     watcher.stop();
+    list = {};
     state.ResumeTiming();
   }
-  if (listed != size_t{kPageSize} * kPages) state.SkipWithError("items lost");
+  if (listed != kListed) state.SkipWithError("items lost");
   state.SetLabel(schema::raw_object_mode_name(mode));
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * kPageSize * kPages);
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kListed));
 }
 BENCHMARK(BM_List150kQueueUnits)
+    ->Arg(static_cast<int>(schema::RawObjectMode::kOff))
+    ->Arg(static_cast<int>(schema::RawObjectMode::kRedacted))
+    ->Iterations(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kSecond);
+
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+double seconds_between(SteadyTime from, SteadyTime to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+// Where a journaled relist spends its time, in seconds.
+struct RelistTimes {
+  double list = 0;     // first request to the complete snapshot
+  double diff = 0;     // the journaled objects, the listed ones, relist_diff
+  double records = 0;  // the records' bodies built
+  double durable = 0;  // appended until the last is durable
+};
+
+// A relist epoch journaled as `koordq serve` journals one (cmd/cluster_runner.cpp): the LIST
+// diffed against the journaled state, `relist` begin, one `watch` record per change, `relist`
+// end, appended as one batch and waited for until every record is durable. The number of records.
+Result<size_t> journal_relist(const actors::Scheduler& journaled_state, ListSnapshot& list, schema::RawObjectMode mode,
+                              journal::Journal& journal, RelistTimes& times) {
+  const schema::ObjectKind kind = schema::ObjectKind::kQueueUnit;
+  const SteadyTime start = std::chrono::steady_clock::now();
+  const std::vector<schema::WatchedObject> known = cmd::journaled_objects(journaled_state, kind);
+  const std::vector<RelistEvent> changes = relist_diff(known, std::move(list.items), mode);
+  const SteadyTime diffed = std::chrono::steady_clock::now();
+  std::vector<std::shared_ptr<const journal::RecordBody>> batch;
+  batch.push_back(actors::make_relist_body(actors::RelistPhase::kBegin, kind, list.resource_version));
+  for (const auto& e : changes) batch.push_back(journal::make_watch_body(e.event, mode, e.synthesized));
+  batch.push_back(actors::make_relist_body(actors::RelistPhase::kEnd, kind, list.resource_version));
+  const SteadyTime built = std::chrono::steady_clock::now();
+  cmd::SyncAppender appender(journal.writer());
+  auto seqs = appender.append(batch);
+  const SteadyTime durable = std::chrono::steady_clock::now();
+  times.diff += seconds_between(start, diffed);
+  times.records += seconds_between(diffed, built);
+  times.durable += seconds_between(built, durable);
+  if (!seqs.ok()) return seqs.error();
+  return seqs->size();
+}
+
+// The same LIST taken to durable records on a first start (nothing journaled yet, so each of the
+// 150,000 objects is an ADDED record): wall time from the first request to the last durable
+// record, and its parts as counters (seconds per run).
+void BM_List150kQueueUnitsJournaled(benchmark::State& state) {
+  const auto mode = static_cast<schema::RawObjectMode>(state.range(0));
+  const ListServer pages;
+  size_t records = 0;
+  RelistTimes times;
+  uint64_t syncs = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    testing::ScriptedHttpServer server;
+    pages.serve(server);
+    auto client = local_client(server);
+    RelistSink sink;
+    ResourceWatcher watcher(*client, queue_units_resource(), sink, list_options(mode));
+    testing::TempDir dir;
+    journal::JournalOptions options;
+    options.dir = dir.path() / "journal";
+    auto opened = journal::Journal::open(options);
+    if (!opened.ok()) {
+      state.SkipWithError(opened.message().c_str());
+      return;
+    }
+    const actors::Scheduler journaled_state;
+    const uint64_t groups_before = (*opened)->writer().stats().groups;
+    state.ResumeTiming();
+    const SteadyTime start = std::chrono::steady_clock::now();
+    watcher.start();
+    ListSnapshot list = sink.wait();
+    times.list += seconds_between(start, std::chrono::steady_clock::now());
+    Result<size_t> journaled = journal_relist(journaled_state, list, mode, **opened, times);
+    state.PauseTiming();
+    if (!journaled.ok()) {
+      state.SkipWithError(journaled.message().c_str());
+      return;
+    }
+    records = *journaled;
+    syncs += (*opened)->writer().stats().groups - groups_before;
+    watcher.stop();
+    list = {};
+    opened->reset();
+    state.ResumeTiming();
+  }
+  if (records != kListed + 2) state.SkipWithError("records lost");
+  state.SetLabel(schema::raw_object_mode_name(mode));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kListed));
+  const auto iterations = static_cast<double>(state.iterations());
+  state.counters["list_s"] = times.list / iterations;
+  state.counters["diff_s"] = times.diff / iterations;
+  state.counters["records_s"] = times.records / iterations;
+  state.counters["durable_s"] = times.durable / iterations;
+  state.counters["records"] = static_cast<double>(records);
+  state.counters["fsyncs"] = static_cast<double>(syncs) / iterations;
+}
+BENCHMARK(BM_List150kQueueUnitsJournaled)
     ->Arg(static_cast<int>(schema::RawObjectMode::kOff))
     ->Arg(static_cast<int>(schema::RawObjectMode::kRedacted))
     ->Iterations(1)

@@ -40,6 +40,7 @@ std::vector<RelistEvent> relist_diff(const std::vector<schema::WatchedObject>& j
 
   std::vector<bool> still_listed(journaled.size());
   std::vector<RelistEvent> changes;
+  changes.reserve(listed.size());
   for (auto& item : listed) {
     const auto& meta = schema::meta_of(item.object);
     auto type = schema::WatchEventType::kAdded;
