@@ -36,16 +36,6 @@ kind: Pod
 metadata: {name: koordq-r2, namespace: koord-queue}
 spec: {containers: [{name: koordq, image: koordq}]}
 YAML
-unit() { # unit NAME CPU
-  k apply -f - >/dev/null <<YAML
-apiVersion: scheduling.x-k8s.io/v1alpha1
-kind: QueueUnit
-metadata: {name: $1, namespace: default, labels: {quota.scheduling.koordinator.sh/name: team-a}}
-spec: {resource: {cpu: "$2"}}
-YAML
-}
-phase_of() { k get queueunit -n default "$1" -o jsonpath='{.status.phase}'; }
-is_dequeued() { test "$(phase_of "$1")" = Dequeued; }
 leader_gauge() { curl -s "http://127.0.0.1:$(bound_port "$1" metrics)/metrics" | sed -n 's/^koordq_leader \([0-9]*\).*/\1/p'; }
 leads() { test "$(leader_gauge "$1")" = 1; }
 holder() { k get lease -n koord-queue koordq -o jsonpath='{.spec.holderIdentity}'; }

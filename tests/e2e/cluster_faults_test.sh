@@ -31,14 +31,6 @@ proxy_port=$(cat "$control/port")
 sed "s|server: $KOORDQ_APISERVER_URL|server: https://127.0.0.1:$proxy_port|" "$KUBECONFIG" >"$scratch/proxied.kubeconfig"
 check "the proxied kubeconfig points at the proxy" grep -q "127.0.0.1:$proxy_port" "$scratch/proxied.kubeconfig"
 
-unit() { # unit NAME CPU [NS]
-  k apply -f - >/dev/null <<YAML
-apiVersion: scheduling.x-k8s.io/v1alpha1
-kind: QueueUnit
-metadata: {name: $1, namespace: ${3:-default}, labels: {quota.scheduling.koordinator.sh/name: team-a}}
-spec: {resource: {cpu: "$2"}}
-YAML
-}
 k apply -f - >/dev/null <<'YAML'
 apiVersion: scheduling.sigs.k8s.io/v1alpha1
 kind: ElasticQuota
@@ -53,8 +45,6 @@ log="$scratch/serve.log"
 KUBECONFIG="$scratch/proxied.kubeconfig" start_serve "$log" --leader-elect=false --journal-dir "$scratch/journal" \
   --enable-visibility-server=false --watch-timeout=5s --v=2 || fail "serve did not start"
 M="http://127.0.0.1:$(bound_port "$log" metrics)"
-phase_of() { k get queueunit -n "${2:-default}" "$1" -o jsonpath='{.status.phase}'; }
-is_dequeued() { test "$(phase_of "$@")" = Dequeued; }
 relists() { curl -s "$M/metrics" | sed -n 's/^koordq_relists_total{resource="queueunits"} \([0-9.e+]*\)$/\1/p' | cut -d. -f1; }
 check "holder is admitted through the proxy" eventually 20 is_dequeued holder
 check "waiter waits for quota" eventually 10 sh -c "'$KOORDQ_KUBECTL' --kubeconfig '$KUBECONFIG' get queueunit waiter -o jsonpath='{.status.message}' | grep -q 'limited quotaName:team-a'"

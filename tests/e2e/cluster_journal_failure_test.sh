@@ -56,16 +56,6 @@ kind: Pod
 metadata: {name: koordq-0, namespace: koord-queue}
 spec: {containers: [{name: koordq, image: koordq}]}
 YAML
-unit() { # unit NAME CPU
-  k apply -f - >/dev/null <<YAML
-apiVersion: scheduling.x-k8s.io/v1alpha1
-kind: QueueUnit
-metadata: {name: $1, namespace: default, labels: {quota.scheduling.koordinator.sh/name: team-a}}
-spec: {resource: {cpu: "$2"}}
-YAML
-}
-phase_of() { k get queueunit -n default "$1" -o jsonpath='{.status.phase}'; }
-is_dequeued() { test "$(phase_of "$1")" = Dequeued; }
 holder() { k get lease -n koord-queue koordq -o jsonpath='{.spec.holderIdentity}'; }
 held() { test -n "$(holder)"; }
 released() { test -z "$(holder)"; }

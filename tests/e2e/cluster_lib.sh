@@ -71,6 +71,18 @@ start_serve() {
   done
   return 1
 }
+# unit NAME CPU [NS]: a QueueUnit of quota team-a requesting CPU (namespace default unless NS).
+unit() {
+  k apply -f - >/dev/null <<YAML
+apiVersion: scheduling.x-k8s.io/v1alpha1
+kind: QueueUnit
+metadata: {name: $1, namespace: ${3:-default}, labels: {quota.scheduling.koordinator.sh/name: team-a}}
+spec: {resource: {cpu: "$2"}}
+YAML
+}
+# phase_of NAME [NS], is_dequeued NAME [NS]: a QueueUnit's status.phase, and whether it is Dequeued.
+phase_of() { k get queueunit -n "${2:-default}" "$1" -o jsonpath='{.status.phase}'; }
+is_dequeued() { test "$(phase_of "$@")" = Dequeued; }
 # bound_port LOG metrics|debug|visibility: the port a listener of that serve bound.
 bound_port() {
   case "$2" in

@@ -68,8 +68,6 @@ log="$scratch/serve.log"
 POD_NAME=koordq-0 POD_NAMESPACE=koord-queue KUBECONFIG="$sa/kubeconfig" \
   start_serve "$log" --journal-dir "$scratch/journal" --visibility-port 0 --leader-elect-retry-period 500ms --v=2 ||
   fail "serve did not start"
-phase_of() { k get queueunit -n default "$1" -o jsonpath='{.status.phase}'; }
-is_dequeued() { test "$(phase_of "$1")" = Dequeued; }
 check "it leads" eventually 20 sh -c "curl -s http://127.0.0.1:$(bound_port "$log" metrics)/metrics | grep -q '^koordq_leader 1'"
 check "its Pod carries the leader label" eventually 10 sh -c \
   "test \"\$('$KOORDQ_KUBECTL' --kubeconfig '$KUBECONFIG' get pod -n koord-queue koordq-0 -o jsonpath='{.metadata.labels.koord-queue-leader}')\" = true"
