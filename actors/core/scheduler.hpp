@@ -308,6 +308,8 @@ class Scheduler {
   // Puts the queue's entry in `queue_timers_` in line with its state (or drops it).
   void retime_queue(const std::string& name);
   void retime_queue(QueueState& q, const std::string& name);  // `q` is queues_[name]
+  // The Queue writes of an earlier leader or process: compared with the objects again.
+  void forget_queue_writes();
 
   friend class StateSnapshotCodec;  // actors/wire/state_snapshot.cpp: snapshot and restore
 

@@ -764,6 +764,7 @@ void Scheduler::apply_role_acquired() {
     u.spec_queue_sent.clear();
     u.spec_queue_sent_seq = 0;
   }
+  forget_queue_writes();
   for (auto& [name, q] : queues_) {
     reset_cursor(q);
     q.backoff.clear();
@@ -786,6 +787,18 @@ void Scheduler::apply_role_acquired() {
       if (marked > 0) q.victims[key] = marked;
     }
     retime_queue(name);
+  }
+}
+
+// An earlier leader's or process's Queue writes may never have landed (it may have ended before
+// their answers), so the next rounds compare queueItemDetails and the usage annotations with the
+// observed Queues again, and a publication is due at once (§14.1, §14.3).
+void Scheduler::forget_queue_writes() {
+  for (auto& [name, q] : queues_) {
+    q.usage_written.reset();
+    q.last_published.reset();
+    if (q.next_publish && *q.next_publish > now_) q.next_publish = now_;
+    retime_queue(q, name);
   }
 }
 

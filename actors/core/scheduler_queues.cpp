@@ -177,6 +177,7 @@ void Scheduler::apply_config() {
   // The record before the config record is the journal's last one before this process; with an
   // empty journal, the process start itself.
   relist_cutoff_ = previous_now_ > 0 ? previous_now_ : now_;
+  forget_queue_writes();
 }
 
 void Scheduler::apply_relist(schema::ObjectKind resource, bool begin) {

@@ -399,6 +399,47 @@ TEST(SchedulerUsageAnnotations, a_failed_write_is_retried_after_the_second) {
   EXPECT_EQ(usage_writes(d.tick(d.time + 500 * kMs)).size(), 1u);
 }
 
+bool publishes(const std::vector<actors::Decision>& ds) {
+  return std::any_of(ds.begin(), ds.end(), [](const auto& d) { return d.kind == DecisionKind::kPublishQueueItems; });
+}
+
+// A process (or leader) that ended before its Queue writes were answered: the next one compares
+// with what the Queue shows, so a write that never landed is made again, and one that did is not.
+TEST(SchedulerQueueWrites, writes_of_an_earlier_process_are_compared_with_the_observed_queue_again) {
+  for (const bool by_role : {false, true}) {
+    SchedulerDriver d;
+    d.input(queue("q"));
+    const auto first = d.input(quota("q", "", {{"cpu", "8"}}));
+    ASSERT_EQ(usage_writes(first).size(), 1u);
+    ASSERT_TRUE(d.s.queues().at("q").last_published.has_value());
+    d.at(d.time + 3 * kSec);
+    // Neither write is answered nor seen on the Queue; the process ends. The next one starts:
+    d.s.advance_to(d.time);
+    if (by_role) {
+      d.s.apply_role_acquired();
+    } else {
+      d.s.apply_config();
+    }
+    const auto again = d.round();
+    EXPECT_EQ(usage_writes(again).size(), 1u) << (by_role ? "role" : "config");
+    EXPECT_TRUE(publishes(again)) << (by_role ? "role" : "config");
+  }
+  // Writes that landed (the Queue shows them) are not made again.
+  SchedulerDriver d;
+  d.input(queue("q"));
+  d.input(quota("q", "", {{"cpu", "8"}}));
+  auto shown = queue("q");
+  for (const auto& [k, v] : usage("{}", "{}", "{}")) shown.metadata.annotations[std::string(k)] = v;
+  shown.status.queue_item_details = d.s.queues().at("q").last_published;
+  d.at(d.time + 3 * kSec);
+  d.input(shown);
+  d.s.advance_to(d.time);
+  d.s.apply_role_acquired();
+  const auto again = d.round();
+  EXPECT_TRUE(usage_writes(again).empty());
+  EXPECT_FALSE(publishes(again));
+}
+
 TEST(SchedulerUsageAnnotations, a_queue_koordq_does_not_keep_gets_none) {
   SchedulerDriver d;
   d.input(queue("orphan"));
