@@ -1,8 +1,9 @@
+# shellcheck shell=bash disable=SC2154  # sourced after lib.sh, which sets $scratch and $koordq
 # Shared by the end-to-end tests that run `koordq serve` against the real kube-apiserver of
 # ../shared/harness. Source it after lib.sh; it builds (or finds cached) kube-apiserver, starts a
 # control plane in $scratch/cp (stopped on exit, with every process in $koordq_pids killed) and
 # sources its env (KOORDQ_E2E_KEEP=1 keeps $scratch: logs, journals). Helpers: k (kubectl on it),
-# eventually, start_serve, bound ports.
+# eventually, start_serve, bound ports, unit, phase_of, is_dequeued.
 H="${KOORDQ_HARNESS:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/../shared/harness}"
 if [ ! -f "$H/control-plane.sh" ]; then
   echo "FAIL: the Kubernetes harness is missing: no $H/control-plane.sh; set KOORDQ_HARNESS to its directory"
