@@ -656,8 +656,8 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
           reset_cursor(q);
           q.blocked.clear();
         }
-        // §14.1: a new refresh interval counts from the last publication at once, not only after
-        // the publication the old interval scheduled.
+        // §14.1: a new refresh interval counts from the last refresh (the time the old interval
+        // was counted from) at once, not only after the refresh the old interval scheduled.
         if (before.refresh_interval_nanos != q.settings.refresh_interval_nanos && q.next_publish && q.last_published) {
           const int64_t last = *q.next_publish - before.refresh_interval_nanos;
           q.next_publish = std::max(now_, last + q.settings.refresh_interval_nanos);

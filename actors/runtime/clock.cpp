@@ -24,8 +24,4 @@ void Clock::arm(std::optional<int64_t> deadline, int64_t last_append) {
   caf::anon_send(impl_->actor, arm_atom::value, deadline.has_value(), deadline.value_or(0), last_append);
 }
 
-void Clock::appended(int64_t time) {
-  caf::anon_send(impl_->actor, appended_atom::value, time);
-}
-
 }  // namespace koordq::actors::runtime

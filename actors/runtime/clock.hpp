@@ -29,10 +29,10 @@ class Clock {
   Clock(const Clock&) = delete;
   Clock& operator=(const Clock&) = delete;
 
-  // After a round (or when deciding stops: no deadline). A new arming replaces the pending timer.
+  // After a round (or when deciding stops: no deadline), with the time of the last record that
+  // round saw: every append goes through a round in the serve loop, so that time is all the clock
+  // needs of the appends. A new arming replaces the pending timer.
   void arm(std::optional<int64_t> deadline, int64_t last_append);
-  // Every other appended record: one at or after the deadline makes the tick unnecessary.
-  void appended(int64_t time);
 
  private:
   struct Impl;
