@@ -335,6 +335,30 @@ WatcherOptions list_options(schema::RawObjectMode mode) {
   return options;
 }
 
+// One LIST of `pages` from a fresh local server, taken by a ResourceWatcher in `mode`.
+class LocalList {
+ public:
+  LocalList(const ListServer& pages, schema::RawObjectMode mode)
+      : client_(serving(pages, server_)), watcher_(*client_, queue_units_resource(), sink_, list_options(mode)) {}
+
+  ListSnapshot take() {
+    watcher_.start();
+    return sink_.wait();
+  }
+  void stop() { watcher_.stop(); }
+
+ private:
+  static std::unique_ptr<HttpClient> serving(const ListServer& pages, testing::ScriptedHttpServer& server) {
+    pages.serve(server);
+    return local_client(server);
+  }
+
+  testing::ScriptedHttpServer server_;
+  std::unique_ptr<HttpClient> client_;
+  RelistSink sink_;
+  ResourceWatcher watcher_;
+};
+
 // 150,000 QueueUnits listed in 300 pages of 500 from a local server by ResourceWatcher: the time
 // from the first request to the complete snapshot (every item decoded and kept).
 void BM_List150kQueueUnits(benchmark::State& state) {
@@ -343,17 +367,12 @@ void BM_List150kQueueUnits(benchmark::State& state) {
   size_t listed = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    testing::ScriptedHttpServer server;
-    pages.serve(server);
-    auto client = local_client(server);
-    RelistSink sink;
-    ResourceWatcher watcher(*client, queue_units_resource(), sink, list_options(mode));
+    LocalList lister(pages, mode);
     state.ResumeTiming();
-    watcher.start();
-    ListSnapshot list = sink.wait();
+    ListSnapshot list = lister.take();
     state.PauseTiming();
     listed = list.items.size();
-    watcher.stop();
+    lister.stop();
     list = {};
     state.ResumeTiming();
   }
@@ -418,11 +437,7 @@ void BM_List150kQueueUnitsJournaled(benchmark::State& state) {
   uint64_t syncs = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    testing::ScriptedHttpServer server;
-    pages.serve(server);
-    auto client = local_client(server);
-    RelistSink sink;
-    ResourceWatcher watcher(*client, queue_units_resource(), sink, list_options(mode));
+    LocalList lister(pages, mode);
     testing::TempDir dir;
     journal::JournalOptions options;
     options.dir = dir.path() / "journal";
@@ -435,8 +450,7 @@ void BM_List150kQueueUnitsJournaled(benchmark::State& state) {
     const uint64_t groups_before = (*opened)->writer().stats().groups;
     state.ResumeTiming();
     const SteadyTime start = std::chrono::steady_clock::now();
-    watcher.start();
-    ListSnapshot list = sink.wait();
+    ListSnapshot list = lister.take();
     times.list += seconds_between(start, std::chrono::steady_clock::now());
     Result<size_t> journaled = journal_relist(journaled_state, list, mode, **opened, times);
     state.PauseTiming();
@@ -446,7 +460,7 @@ void BM_List150kQueueUnitsJournaled(benchmark::State& state) {
     }
     records = *journaled;
     syncs += (*opened)->writer().stats().groups - groups_before;
-    watcher.stop();
+    lister.stop();
     list = {};
     opened->reset();
     state.ResumeTiming();

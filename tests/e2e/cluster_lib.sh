@@ -66,8 +66,12 @@ start_serve() {
   "$koordq" serve --kubeconfig "$KUBECONFIG" --metrics-bind-address 127.0.0.1:0 "$@" >>"$log" 2>&1 &
   serve_pid=$!
   koordq_pids+=("$serve_pid")
+  await_listening "$log"
+}
+# await_listening LOG: a serve started with that log has its metrics listener up (within 10 s).
+await_listening() {
   for _ in $(seq 1 100); do
-    grep -q '/readyz listen on' "$log" && return 0
+    grep -q '/readyz listen on' "$1" && return 0
     sleep 0.1
   done
   return 1

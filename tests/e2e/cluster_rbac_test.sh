@@ -108,11 +108,7 @@ start_in_cluster() { # start_in_cluster LOG ARGS...: as start_serve, with the in
     sh "$mount_dir" "$koordq" serve --metrics-bind-address 127.0.0.1:0 "$@" >>"$log" 2>&1 &
   serve_pid=$!
   koordq_pids+=("$serve_pid")
-  for _ in $(seq 1 100); do
-    grep -q '/readyz listen on' "$log" && return 0
-    sleep 0.1
-  done
-  return 1
+  await_listening "$log"
 }
 log="$scratch/serve-in-cluster.log"
 start_in_cluster "$log" --journal-dir "$scratch/journal" --visibility-port 0 --leader-elect-retry-period 500ms --v=2 ||
