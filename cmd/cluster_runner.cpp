@@ -185,18 +185,17 @@ class ClusterLoop {
         return kExitSuccess;
       }
     }
-    std::vector<schema::WatchedObject> known;
-    engine_.read_state([&](const actors::Scheduler& s, uint64_t) { known = journaled_objects(s, kind); });
     const size_t listed = list.items.size();
     const schema::RawObjectMode raw_mode = raw_object_mode_of(options_);
+    // Diffed on the router's state in place, while the router waits: no copy of the journaled objects.
+    std::vector<kube::RelistEvent> changes;
+    engine_.read_state([&](const actors::Scheduler& s, uint64_t) {
+      changes = relist_changes(s, kind, std::move(list.items), raw_mode);
+    });
     batch_.push_back(actors::make_relist_body(actors::RelistPhase::kBegin, kind, list.resource_version));
-    size_t changes = 0;
-    for (const auto& e : kube::relist_diff(known, std::move(list.items), raw_mode)) {
-      batch_.push_back(journal::make_watch_body(e.event, raw_mode, e.synthesized));
-      ++changes;
-    }
+    for (const auto& e : changes) batch_.push_back(journal::make_watch_body(e.event, raw_mode, e.synthesized));
     batch_.push_back(actors::make_relist_body(actors::RelistPhase::kEnd, kind, list.resource_version));
-    KQ_V(5)("relist of {}: {} objects listed, {} changes journaled", schema::kind_name(kind), listed, changes);
+    KQ_V(5)("relist of {}: {} objects listed, {} changes journaled", schema::kind_name(kind), listed, changes.size());
     surfaces_.metrics().count_relist(resource_name(kind));
     relisted_.insert(kind);
     return kExitSuccess;

@@ -13,6 +13,7 @@
 #include "base/result.hpp"
 #include "cmd/serve_flags.hpp"
 #include "journal/journal.hpp"
+#include "kube/ingest/relist_diff.hpp"
 #include "schema/raw_object.hpp"
 #include "schema/watched_object.hpp"
 
@@ -22,7 +23,12 @@ schema::RawObjectMode raw_object_mode_of(const ServeOptions& options);
 
 // Every object of the state (quotas, Queues, QueueUnits), as last journaled.
 std::vector<schema::WatchedObject> journaled_objects(const actors::Scheduler& s);
-std::vector<schema::WatchedObject> journaled_objects(const actors::Scheduler& s, schema::ObjectKind kind);
+
+// A relist epoch's changes (design.md §7): `listed` diffed against the journaled objects of
+// `kind` in `s`, read in place (only a vanished object is copied, into its DELETED).
+std::vector<kube::RelistEvent> relist_changes(const actors::Scheduler& s, schema::ObjectKind kind,
+                                              std::vector<schema::DecodedObject>&& listed,
+                                              schema::RawObjectMode raw_mode);
 
 // design.md §3: at start, a decided write whose answer never came gets an `unknown` outcome,
 // which releases what it reserved; the watch then shows whether it had landed. Unit status writes,

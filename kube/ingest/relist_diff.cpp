@@ -21,18 +21,34 @@ struct KeyHash {
   }
 };
 
-Key key_of(const schema::WatchedObject& o) {
-  const auto& meta = schema::meta_of(o);
+const schema::ObjectMeta& meta_of(const JournaledObject& o) {
+  return std::visit([](const auto* object) -> const schema::ObjectMeta& { return object->metadata; }, o);
+}
+
+Key key_of(const JournaledObject& o) {
+  const auto& meta = meta_of(o);
   return {meta.namespace_, meta.name};
+}
+
+schema::WatchedObject copy_of(const JournaledObject& o) {
+  return std::visit([](const auto* object) { return schema::WatchedObject(*object); }, o);
 }
 
 std::string json_of(const schema::WatchedObject& o) {
   return std::visit([](const auto& object) { return schema::encode_json(object); }, o);
 }
 
+std::vector<JournaledObject> references_to(const std::vector<schema::WatchedObject>& objects) {
+  std::vector<JournaledObject> out;
+  out.reserve(objects.size());
+  for (const auto& o : objects)
+    out.push_back(std::visit([](const auto& object) -> JournaledObject { return &object; }, o));
+  return out;
+}
+
 }  // namespace
 
-std::vector<RelistEvent> relist_diff(const std::vector<schema::WatchedObject>& journaled,
+std::vector<RelistEvent> relist_diff(const std::vector<JournaledObject>& journaled,
                                      std::vector<schema::DecodedObject>&& listed, schema::RawObjectMode raw_mode) {
   std::unordered_map<Key, size_t, KeyHash> known;
   known.reserve(journaled.size());
@@ -45,7 +61,7 @@ std::vector<RelistEvent> relist_diff(const std::vector<schema::WatchedObject>& j
     const auto& meta = schema::meta_of(item.object);
     auto type = schema::WatchEventType::kAdded;
     if (const auto it = known.find({meta.namespace_, meta.name}); it != known.end()) {
-      const auto& old_meta = schema::meta_of(journaled[it->second]);
+      const auto& old_meta = meta_of(journaled[it->second]);
       // Re-created (another uid): the old uid's DELETED comes first, then this ADDED.
       if (old_meta.uid == meta.uid) {
         still_listed[it->second] = true;
@@ -70,13 +86,18 @@ std::vector<RelistEvent> relist_diff(const std::vector<schema::WatchedObject>& j
   for (size_t i : gone) {
     RelistEvent e;
     e.event.type = schema::WatchEventType::kDeleted;
-    e.event.object = journaled[i];
-    if (raw_mode != schema::RawObjectMode::kOff) e.event.raw_json = json_of(journaled[i]);
+    e.event.object = copy_of(journaled[i]);
+    if (raw_mode != schema::RawObjectMode::kOff) e.event.raw_json = json_of(*e.event.object);
     e.synthesized = true;
     out.push_back(std::move(e));
   }
   for (auto& c : changes) out.push_back(std::move(c));
   return out;
+}
+
+std::vector<RelistEvent> relist_diff(const std::vector<schema::WatchedObject>& journaled,
+                                     std::vector<schema::DecodedObject>&& listed, schema::RawObjectMode raw_mode) {
+  return relist_diff(references_to(journaled), std::move(listed), raw_mode);
 }
 
 std::vector<RelistEvent> relist_diff(const std::vector<schema::WatchedObject>& journaled,

@@ -21,10 +21,15 @@ struct RelistEvent {
   bool synthesized = false;  // a DELETED made up because the LIST no longer has the object
 };
 
+// A journaled object read where it is kept (the decision state's own), not copied.
+using JournaledObject = std::variant<const schema::QueueUnit*, const schema::Queue*, const schema::ElasticQuota*>;
+
 // `journaled` and `listed` hold objects of one kind. A LIST as received: each listed object moves
 // into its event with its raw JSON as decoded (behaviour.md §21: the object's JSON as received,
-// per --journal-raw-objects); a synthesised DELETED carries the journaled object encoded as JSON,
-// or nothing when `raw_mode` is off.
+// per --journal-raw-objects); a synthesised DELETED carries a copy of the journaled object, encoded
+// as JSON unless `raw_mode` is off. The events own their objects: `journaled` may go after.
+std::vector<RelistEvent> relist_diff(const std::vector<JournaledObject>& journaled,
+                                     std::vector<schema::DecodedObject>&& listed, schema::RawObjectMode raw_mode);
 std::vector<RelistEvent> relist_diff(const std::vector<schema::WatchedObject>& journaled,
                                      std::vector<schema::DecodedObject>&& listed, schema::RawObjectMode raw_mode);
 // The same for objects without received JSON (the simulator's): every event carries its object
