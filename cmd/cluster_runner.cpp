@@ -488,29 +488,9 @@ int run_cluster(const ServeOptions& options) {
   actors::Scheduler scheduler = std::move(opened_journal->scheduler);
 
   // The start of this process in the journal, then the answers the previous one never got.
-  SyncAppender appender(j.writer());
-  Bodies opening;
-  opening.push_back(make_config_body(options, j.uuid(), j.open_report().quarantined));
-  for (const actors::Outcome& o : unanswered_writes(scheduler, j.reader()))
-    opening.push_back(actors::make_outcome_body(o));
-  auto opened = appender.append(std::move(opening));
-  if (!opened.ok()) {
-    KQ_LOG_ERROR("journal write failed: {}", opened.message());
+  if (!append_process_start(j, scheduler, make_config_body(options, j.uuid(), j.open_report().quarantined)).ok()) {
     return kExitJournalUnreadable;
   }
-  for (uint64_t seq : *opened) {
-    auto record = j.reader().get(seq);
-    if (!record.ok() || !record->has_value()) {
-      KQ_LOG_ERROR("cannot read back seq {}", seq);
-      return kExitJournalUnreadable;
-    }
-    if (Status s = actors::apply_record(scheduler, **record); !s.ok()) {
-      KQ_LOG_ERROR("{}", s.message());
-      return kExitJournalUnreadable;
-    }
-  }
-  if (opened->size() > 1)
-    KQ_LOG_INFO("{} writes of the previous process had no answer: journaled as unknown", opened->size() - 1);
 
   actors::runtime::DecisionEngine engine({static_cast<size_t>(options.actor_threads), (*surfaces)->latency_observer()},
                                          std::move(scheduler), j.writer().durable_head().seq);

@@ -217,6 +217,13 @@ int run_replay(const ReplayOptions& options) {
                             "): the replayed decisions differ from the recorded ones",
                         kExitCheckFailed);
   }
+  if (verified->snapshot_mismatch) {
+    return fail_command(kReplayCommand,
+                        "the snapshot at seq " + std::to_string(verified->snapshot_mismatch->seq) +
+                            " differs from the fold of the records up to it: a serve restarted from it decides "
+                            "otherwise than a replay; report it with the journal (`koordq journal export`)",
+                        kExitCheckFailed);
+  }
   if (verified->version_mismatch) {
     return fail_command(kReplayCommand,
                         "the journal was written by decision-logic version " +

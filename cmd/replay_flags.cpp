@@ -14,9 +14,10 @@ const CommandSpec& replay_command_spec() {
       .description =
           "Replays the journal (or an export) from its start to WHEN through the same apply and decide code as "
           "serve. Plain, it prints the rebuilt state's size. With --verify it re-runs every recorded decide round "
-          "on the state at its basis and compares the decisions with the recorded ones, stopping at the first "
-          "divergence. With --what-if it re-decides over the recorded inputs under changed settings and lists the "
-          "units whose admission time changes.",
+          "on the state at its basis and compares the decisions with the recorded ones, and compares every stored "
+          "snapshot (what a restarted serve resumes from) with the replayed state at its seq, field by field; it "
+          "stops at the first divergence. With --what-if it re-decides over the recorded inputs under changed "
+          "settings and lists the units whose admission time changes.",
       .usage = {"koordq replay [--to WHEN] [--verify | --what-if KEY=VALUE ...] [flags]"},
       .arguments = {},
       .flag_groups =
@@ -27,7 +28,8 @@ const CommandSpec& replay_command_spec() {
                    kExportFlag,
                    {"--to", "", "WHEN", "the newest record", "replay up to WHEN: an RFC3339 time or rev:N (N >= 1)"},
                    {"--verify", "", "", "false",
-                    "compare every recorded decision with a re-run of its round; excludes --what-if"},
+                    "compare every recorded decision with a re-run of its round and every snapshot with the replayed "
+                    "state; excludes --what-if"},
                    {"--what-if", "", "KEY=VALUE", "",
                     "re-decide as if the setting had held from the start; KEY- removes an annotation or a max "
                     "resource; excludes --verify",
@@ -53,7 +55,9 @@ const CommandSpec& replay_command_spec() {
                    {"", "NAME ends at the first .annotation. or .max., or before the final .policy"},
                }},
           },
-      .exit_codes = offline_exit_codes("1  --verify found a divergence or a decision-logic version mismatch"),
+      .exit_codes =
+          offline_exit_codes("1  --verify found a divergence, a snapshot that differs from the replayed state, or a "
+                             "decision-logic version mismatch"),
   };
   return spec;
 }

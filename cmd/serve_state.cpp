@@ -4,9 +4,12 @@
 #include <variant>
 
 #include "actors/wire/decision_wire.hpp"
+#include "actors/wire/outcome_wire.hpp"
+#include "actors/wire/record_apply.hpp"
 #include "actors/wire/state_restore.hpp"
 #include "base/log.hpp"
 #include "cmd/serve_config.hpp"
+#include "cmd/sync_appender.hpp"
 #include "journal/retention.hpp"
 
 namespace koordq::cmd {
@@ -136,6 +139,41 @@ Result<OpenedServeJournal> open_serve_journal(const ServeOptions& options, const
                 restored->applied_records);
   }
   return OpenedServeJournal{std::move(journal).value(), std::move(restored->scheduler)};
+}
+
+Result<std::vector<uint64_t>> append_process_start(journal::Journal& journal, actors::Scheduler& scheduler,
+                                                   std::unique_ptr<journal::CapnpRecordBody> config,
+                                                   std::optional<int64_t> explicit_time) {
+  std::vector<std::unique_ptr<journal::CapnpRecordBody>> bodies;
+  bodies.push_back(std::move(config));
+  for (const actors::Outcome& o : unanswered_writes(scheduler, journal.reader())) {
+    bodies.push_back(actors::make_outcome_body(o));
+  }
+  std::vector<std::unique_ptr<journal::RecordBody>> opening;
+  for (auto& body : bodies) {
+    if (explicit_time) body->set_explicit_time(*explicit_time);
+    opening.push_back(std::move(body));
+  }
+  auto appended = SyncAppender(journal.writer()).append(std::move(opening));
+  if (!appended.ok()) {
+    KQ_LOG_ERROR("journal write failed: {}", appended.message());
+    return appended.error();
+  }
+  for (uint64_t seq : *appended) {
+    auto record = journal.reader().get(seq);
+    if (!record.ok() || !record->has_value()) {
+      KQ_LOG_ERROR("cannot read back seq {}", seq);
+      return make_error("cannot read back seq " + std::to_string(seq));
+    }
+    if (Status s = actors::apply_record(scheduler, **record); !s.ok()) {
+      KQ_LOG_ERROR("{}", s.message());
+      return s.error();
+    }
+  }
+  if (appended->size() > 1) {
+    KQ_LOG_INFO("{} writes of the previous process had no answer: journaled as unknown", appended->size() - 1);
+  }
+  return appended;
 }
 
 void JournalUpkeep::snapshot() {

@@ -6,12 +6,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "actors/core/scheduler.hpp"
 #include "actors/runtime/decision_engine.hpp"
 #include "base/result.hpp"
 #include "cmd/serve_flags.hpp"
+#include "journal/capnp_record_body.hpp"
 #include "journal/journal.hpp"
 #include "kube/ingest/relist_diff.hpp"
 #include "schema/raw_object.hpp"
@@ -46,6 +48,15 @@ struct OpenedServeJournal {
   actors::Scheduler scheduler;
 };
 Result<OpenedServeJournal> open_serve_journal(const ServeOptions& options, const std::function<void()>& on_quarantine);
+
+// The start of a process in the journal (design.md §3): its `config` record, then an `unknown`
+// outcome for every write the previous process left unanswered, appended durably and folded into
+// `scheduler` exactly as read back, so the live state after them is the one a replay folds (the
+// config record resets what the previous process had published). `explicit_time` stamps every
+// record (the simulator's virtual clock). Returns the appended seqs; errors are logged here.
+Result<std::vector<uint64_t>> append_process_start(journal::Journal& journal, actors::Scheduler& scheduler,
+                                                   std::unique_ptr<journal::CapnpRecordBody> config,
+                                                   std::optional<int64_t> explicit_time = std::nullopt);
 
 // Snapshots of the live state and retention, driven by the serve loop after each cycle.
 class JournalUpkeep {

@@ -225,39 +225,20 @@ int run_simulation(const ServeOptions& options) {
   int64_t start = virtual_clock ? std::max(kVirtualEpoch, last_time) : std::max(wall_now(), last_time);
   simulated_now.store(start);
 
-  SyncAppender appender(j.writer());
-  std::vector<std::unique_ptr<journal::RecordBody>> config;
-  auto config_body = make_config_body(options, j.uuid(), j.open_report().quarantined);
-  if (virtual_clock) config_body->set_explicit_time(start);
-  config.push_back(std::move(config_body));
-  auto config_seq = appender.append(std::move(config));
-  if (!config_seq.ok()) {
-    KQ_LOG_ERROR("journal write failed: {}", config_seq.message());
+  // The process start is folded as read back, like every other record: the live state after it
+  // is the one a replay folds (on the wall clock, its time is the record's).
+  if (!append_process_start(j, scheduler, make_config_body(options, j.uuid(), j.open_report().quarantined),
+                            virtual_clock ? std::optional<int64_t>(start) : std::nullopt)
+           .ok()) {
     return kExitJournalUnreadable;
   }
-  scheduler.advance_to(start);
+  start = std::max(start, scheduler.now());
+  simulated_now.store(start);
 
   kube::sim::SimulatedCluster cluster(std::move(scenario).value(), options.seed, start, options.simulate_speed_ppm);
-  if (!fresh) {
-    cluster.restore(journaled_objects(scheduler), start);
-    // Writes decided before the restart whose answer never came: the cluster was rebuilt from
-    // the journal and does not know them, so they did not land (design.md §3, unknown outcomes).
-    std::vector<std::unique_ptr<journal::RecordBody>> unknown;
-    for (const actors::Outcome& o : unanswered_writes(scheduler, j.reader())) {
-      auto body = actors::make_outcome_body(o);
-      if (virtual_clock) body->set_explicit_time(start);
-      unknown.push_back(std::move(body));
-    }
-    auto appended = appender.append(std::move(unknown));
-    if (!appended.ok()) {
-      KQ_LOG_ERROR("journal write failed: {}", appended.message());
-      return kExitJournalUnreadable;
-    }
-    for (uint64_t seq : *appended) {
-      auto record = j.reader().get(seq);
-      if (record.ok() && record->has_value()) actors::apply_record(scheduler, **record).ok();
-    }
-  }
+  // Writes decided before the restart whose answer never came were journaled as unknown above: the
+  // cluster is rebuilt from the journal and does not know them, so they did not land.
+  if (!fresh) cluster.restore(journaled_objects(scheduler), start);
   KQ_LOG_INFO("simulating scenario {} (seed {}, {} clock) from {}; journal {} in {}", options.scenario, options.seed,
               virtual_clock ? "virtual" : "wall", base::format_rfc3339_millis(start), j.uuid(), options.journal_dir);
   const int64_t end = options.simulate_duration_ns > 0 ? start + options.simulate_duration_ns : INT64_MAX;

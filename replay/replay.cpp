@@ -1,5 +1,6 @@
 #include "replay/replay.hpp"
 
+#include <set>
 #include <utility>
 #include <variant>
 
@@ -105,6 +106,21 @@ std::string decision_json(const actors::Decision& d) {
   return std::string(json.cStr(), json.size());
 }
 
+// How the stored snapshot at `seq` differs from `fold`, the state after that record (snapshot
+// first); std::nullopt for a snapshot no serve under the fold's configuration restores from
+// (another configuration or decision-logic version, unreadable: restore_state skips it too).
+std::optional<std::vector<std::string>> snapshot_differences(journal::JournalReader& reader, uint64_t seq,
+                                                             const Scheduler& fold) {
+  auto found = reader.latest_snapshot_at_or_before(seq);
+  if (!found.ok() || !found->has_value() || (*found)->first != seq) return std::nullopt;
+  const std::string& bytes = (*found)->second;
+  auto config = actors::snapshot_decision_config(bytes);
+  if (!config.ok() || !(*config == fold.config())) return std::nullopt;
+  auto restored = actors::decode_state_snapshot(bytes, fold.config());
+  if (!restored.ok() || restored->seq != seq) return std::nullopt;
+  return state_differences(restored->scheduler, fold);
+}
+
 }  // namespace
 
 Result<ReplayedState> replay_to(journal::JournalReader& reader, uint64_t target_seq, const Progress& progress,
@@ -188,6 +204,8 @@ Result<VerifyResult> verify_rounds(journal::JournalReader& reader, uint64_t to_s
   }
   VerifyResult out;
   Fold fold(reader, Scheduler(), 0, 0);
+  std::set<uint64_t> snapshot_seqs;
+  for (const auto& entry : reader.snapshots()) snapshot_seqs.insert(entry.seq);
   journal::ReadAheadCursor cursor(reader.cursor(1, to_seq));
   for (;;) {
     auto next = cursor.next();
@@ -234,6 +252,15 @@ Result<VerifyResult> verify_rounds(journal::JournalReader& reader, uint64_t to_s
     }
     if (auto applied = fold.apply(r); !applied.ok()) return applied.error();
     ++out.records;
+    if (snapshot_seqs.count(r.seq())) {
+      if (auto differences = snapshot_differences(reader, r.seq(), fold.scheduler())) {
+        if (!differences->empty()) {
+          out.snapshot_mismatch = SnapshotMismatch{r.seq(), std::move(*differences)};
+          return out;
+        }
+        ++out.snapshots;
+      }
+    }
     if (progress && out.records % kProgressEvery == 0) progress(r.seq(), out.records);
   }
   return out;
@@ -276,10 +303,17 @@ std::string render_verify_text(const VerifyResult& r) {
     return "decision-logic version " + std::to_string(r.version_mismatch->journal) + " of the journal differs from " +
            std::to_string(r.version_mismatch->binary) + " of this binary: not verified\n";
   }
-  if (!r.divergence) {
-    return "verified " + std::to_string(r.decisions) + " decisions in " + std::to_string(r.rounds) + " rounds, " +
-           std::to_string(r.records) + " records\n";
+  const std::string verified = std::to_string(r.decisions) + " decisions in " + std::to_string(r.rounds) + " rounds, " +
+                               std::to_string(r.records) + " records, " + std::to_string(r.snapshots) + " snapshots";
+  if (r.snapshot_mismatch) {
+    std::string out = "snapshot at seq " + std::to_string(r.snapshot_mismatch->seq) +
+                      " differs from the fold of the records up to it: the serve that wrote it held another state "
+                      "than a replay, and a start from it decides differently\nstate difference (snapshot, then "
+                      "fold):\n";
+    for (const auto& line : r.snapshot_mismatch->state_diff) out += "  " + line + "\n";
+    return out + "verified before it: " + verified + "\n";
   }
+  if (!r.divergence) return "verified " + verified + "\n";
   const Divergence& d = *r.divergence;
   std::string out = "divergence at seq " + std::to_string(d.seq) + " (basis " + std::to_string(d.basis) + ")\n";
   list_decisions(out, "recorded", d.recorded);
@@ -292,14 +326,22 @@ std::string render_verify_text(const VerifyResult& r) {
   out += "state difference after the round (recorded, then replayed decisions applied):\n";
   if (d.state_diff.empty()) out += "  none\n";
   for (const auto& line : d.state_diff) out += "  " + line + "\n";
-  out += "verified before it: " + std::to_string(r.decisions) + " decisions in " + std::to_string(r.rounds) +
-         " rounds, " + std::to_string(r.records) + " records\n";
+  out += "verified before it: " + verified + "\n";
   return out;
 }
 
 std::string render_verify_json(const VerifyResult& r) {
   std::string out = "{\"records\": " + std::to_string(r.records) + ", \"rounds\": " + std::to_string(r.rounds) +
-                    ", \"decisions\": " + std::to_string(r.decisions);
+                    ", \"decisions\": " + std::to_string(r.decisions) +
+                    ", \"snapshots\": " + std::to_string(r.snapshots);
+  if (r.snapshot_mismatch) {
+    out += ", \"snapshotMismatch\": {\"seq\": " + std::to_string(r.snapshot_mismatch->seq) + ", \"stateDiff\": [";
+    for (size_t i = 0; i < r.snapshot_mismatch->state_diff.size(); ++i) {
+      if (i) out += ", ";
+      append_json_string(out, r.snapshot_mismatch->state_diff[i]);
+    }
+    out += "]}";
+  }
   if (r.divergence) {
     const Divergence& d = *r.divergence;
     out += ", \"divergence\": {\"seq\": " + std::to_string(d.seq) + ", \"basis\": " + std::to_string(d.basis) +

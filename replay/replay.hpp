@@ -81,18 +81,29 @@ struct VersionMismatch {
   uint32_t binary = 0;
 };
 
+// A stored snapshot (the live state of the serve that wrote it, and what the next start restores)
+// that is not the fold of the records up to its seq.
+struct SnapshotMismatch {
+  uint64_t seq = 0;
+  std::vector<std::string> state_diff;  // snapshot first, fold second (state_diff.hpp)
+};
+
 struct VerifyResult {
   uint64_t records = 0;    // records folded (the round that diverged included)
   uint64_t rounds = 0;     // rounds that matched
   uint64_t decisions = 0;  // decisions in those rounds
+  uint64_t snapshots = 0;  // snapshots equal to the fold at their seq
   std::optional<Divergence> divergence;
   std::optional<VersionMismatch> version_mismatch;
-  bool ok() const { return !divergence && !version_mismatch; }
+  std::optional<SnapshotMismatch> snapshot_mismatch;
+  bool ok() const { return !divergence && !version_mismatch && !snapshot_mismatch; }
 };
 
 // Folds the journal from seq 1 to min(to_seq, last seq) and, at every `round` record, re-runs the
-// decide round on the state at its basis and compares the decisions with the recorded ones;
-// stops at the first divergence, or at a config record of another decision-logic version.
+// decide round on the state at its basis and compares the decisions with the recorded ones; at
+// every stored snapshot that a serve under the folded configuration would restore from, compares
+// the snapshot with the fold field by field. Stops at the first divergence or differing snapshot,
+// or at a config record of another decision-logic version.
 // Errors: as replay_to, a journal whose records before seq 1 were dropped, a round that does not
 // directly follow its basis.
 Result<VerifyResult> verify_rounds(journal::JournalReader& reader, uint64_t to_seq, const Progress& progress = {});

@@ -448,6 +448,7 @@ signal TERM koordq
 wait "${pid[koordq]}" 2>/dev/null
 check "SIGTERM ends serve with exit 0 (nothing else stopped it before)" test "$?" = 0
 pid[koordq]=""
+verify_journal "the restarted serve's journal" "$journal"
 # Outside the fault nothing is logged at level E. During it, only failed Queue writes (§14.1: written
 # again later, as the usage check above saw): answered 504, or the connection the API server closed.
 { head -n "$log_before_fault" "$log"; tail -n "+$((log_after_fault + 1))" "$log"; } | grep -E '^E' >"$out"

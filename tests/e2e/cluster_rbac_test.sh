@@ -129,4 +129,5 @@ wait "$serve_pid"
 check "SIGTERM: exit 0" test $? = 0
 check "no request was Forbidden" test -z "$(grep -i forbidden "$log")"
 check "no error in the log" test -z "$(grep '^E' "$log")"
+verify_journal "the journal of both starts" "$scratch/journal"
 finish

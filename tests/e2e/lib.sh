@@ -32,6 +32,20 @@ check() {
 
 jq_true() { jq -e "$@" >/dev/null; }
 
+# verify_journal DESCRIPTION DIR: `replay --verify` over the journal in DIR (after the processes
+# that wrote it stopped) exits 0: every recorded round re-decides the same, and every snapshot a
+# restart resumed from equals the fold of the records up to it. The check of every test that
+# restarts koordq: a restarted process must decide as the replay of its own journal does.
+verify_journal() {
+  run replay --journal-dir "$2" --verify
+  if [ "$code" -eq 0 ] && grep -Eq '^verified [0-9]+ decisions in [0-9]+ rounds, [0-9]+ records, [0-9]+ snapshots$' "$out"; then
+    pass
+  else
+    fail "$1: replay --verify of $2 (exit $code)"
+    sed -n '1,30p' "$out"
+  fi
+}
+
 # build_kube_apiserver LOG: the harness's kube-apiserver (built, or found in its cache), tried up to
 # three times: its download of Debian's source package fails now and then on a transient network
 # error (a DNS lookup of deb.debian.org), which a fresh CI machine must survive. Needs $H.

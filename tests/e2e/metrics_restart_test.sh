@@ -80,5 +80,6 @@ kill -TERM "$serve_pid"
 wait "$serve_pid"
 check "the second run exits 0 on SIGTERM" test $? -eq 0
 serve_pid=""
+verify_journal "the restarted simulation's journal" "$journal"
 
 finish

@@ -47,7 +47,7 @@ time_mid=$(jq -r .time "$out")
 # Verify every recorded round.
 run replay --journal-dir "$j" --verify
 check "replay --verify exits 0" test "$code" -eq 0
-check "replay --verify reports the decisions and rounds" grep -Eq "^verified [0-9]+ decisions in [1-9][0-9]* rounds, $last records$" "$out"
+check "replay --verify reports the decisions and rounds" grep -Eq "^verified [0-9]+ decisions in [1-9][0-9]* rounds, $last records, [1-9][0-9]* snapshots$" "$out"
 run replay --journal-dir "$j" --verify -o json
 check "replay --verify -o json" jq_true --argjson last "$last" \
   '.records == $last and .rounds > 0 and .decisions > 0 and (has("divergence") | not)' "$out"
@@ -62,14 +62,14 @@ run replay --journal-dir "$j" --to "$mid_time" -o json
 check "--to TIME replays up to the last record at that time" jq_true --argjson mid "$mid" \
   --arg t "$mid_time" '.revision <= $mid and .revision > 0 and .time <= $t' "$out"
 run replay --journal-dir "$j" --to "rev:$mid" --verify
-check "--verify --to stops there" grep -Eq "^verified [0-9]+ decisions in [0-9]+ rounds, $mid records$" "$out"
+check "--verify --to stops there" grep -Eq "^verified [0-9]+ decisions in [0-9]+ rounds, $mid records, [0-9]+ snapshots$" "$out"
 
 # The export replays and verifies the same.
 "$koordq" journal export --journal-dir "$j" "$scratch/export.ndjson"
 run replay --export "$scratch/export.ndjson"
 check "replay --export prints the golden summary" diff -u "$golden" "$out"
 run replay --export - --verify <"$scratch/export.ndjson"
-check "replay --export - --verify reads stdin and verifies" grep -Eq "^verified [0-9]+ decisions in [1-9][0-9]* rounds, $last records$" "$out"
+check "replay --export - --verify reads stdin and verifies" grep -Eq "^verified [0-9]+ decisions in [1-9][0-9]* rounds, $last records, 0 snapshots$" "$out"
 
 # What-if: the golden tables (more quota for platform and team-data; a shorter maximum backoff),
 # the JSON agreeing with the text, and settings that change nothing reporting no difference.

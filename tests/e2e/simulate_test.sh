@@ -58,5 +58,6 @@ check "the restart continues the journal with a relist epoch" \
   jq -e --argjson n "$records_before" '.records > $n and .kinds.config == 2 and .kinds.relist == 12' \
   "$scratch/stat2.json"
 check "the continued journal verifies" test -n "$(head_of "$scratch/a")"
+verify_journal "the restarted virtual run" "$scratch/a"
 
 finish

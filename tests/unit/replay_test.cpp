@@ -172,7 +172,7 @@ TEST(ReplayTest, VerifyPassesOnTheRecordedRounds) {
   EXPECT_GT(verified->decisions, 0u);
   EXPECT_EQ(replay::render_verify_text(*verified), "verified " + std::to_string(verified->decisions) +
                                                        " decisions in " + std::to_string(rounds) + " rounds, " +
-                                                       std::to_string(r.records.size()) + " records\n");
+                                                       std::to_string(r.records.size()) + " records, 0 snapshots\n");
 }
 
 TEST(ReplayTest, AnAlteredRoundIsADivergenceWithItsStateDifference) {

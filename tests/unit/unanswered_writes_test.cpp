@@ -14,10 +14,13 @@
 #include "actors/wire/input_bodies.hpp"
 #include "actors/wire/outcome_wire.hpp"
 #include "actors/wire/record_apply.hpp"
+#include "actors/wire/state_restore.hpp"
 #include "cmd/serve_config.hpp"
 #include "cmd/serve_state.hpp"
 #include "cmd/sync_appender.hpp"
 #include "journal/watch_record.hpp"
+#include "replay/replay.hpp"
+#include "replay/state_diff.hpp"
 #include "tests/support/scheduler_fixture.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -253,6 +256,56 @@ TEST_F(UnansweredWrites, their_unknown_outcomes_journaled_release_what_the_write
   EXPECT_FALSE(decides(next, DecisionKind::kQueueCreate, "team-b"));
   EXPECT_TRUE(decides(next, DecisionKind::kAdmit, "default/job2"));
   EXPECT_TRUE(decides(next, DecisionKind::kAdmit, "default/job0"));
+}
+
+// The restart bug of a process that appended its config record without folding it: the replay
+// folds it (which resets what the previous process published, §14.2/§14.3), so the first round
+// after the restart was decided on another state than the replay's.
+TEST_F(UnansweredWrites, a_process_start_leaves_the_live_state_the_replay_folds) {
+  auto opened = cmd::open_serve_journal(options_, {});
+  ASSERT_TRUE(opened.ok()) << opened.message();
+  actors::Scheduler& s = opened->scheduler;
+  bool published = false;
+  for (const auto& [name, q] : s.queues()) published = published || q.last_published.has_value();
+  ASSERT_TRUE(published) << "the previous process published queueItemDetails: the start must forget them";
+
+  auto started = cmd::append_process_start(*opened->journal, s,
+                                           cmd::make_config_body(options_, opened->journal->uuid(), std::nullopt));
+  ASSERT_TRUE(started.ok()) << started.message();
+  EXPECT_EQ(started->size(), 6u);  // the config record and five unknown outcomes
+
+  auto replayed = actors::restore_state(opened->journal->reader(), UINT64_MAX, s.config());
+  ASSERT_TRUE(replayed.ok()) << replayed.message();
+  EXPECT_EQ(replayed->seq, started->back());
+  EXPECT_EQ(replay::describe_differences(replay::state_differences(s, replayed->scheduler)), "");
+  EXPECT_EQ(s.decide(), replayed->scheduler.decide());
+  for (const auto& [name, q] : s.queues()) EXPECT_FALSE(q.last_published) << name;
+}
+
+// replay --verify compares each snapshot with the fold at its seq: a snapshot of a live state that
+// had not folded a record (here the effect of a config record the fold has not seen) is named.
+TEST_F(UnansweredWrites, verify_names_a_snapshot_that_differs_from_the_fold) {
+  auto opened = cmd::open_serve_journal(options_, {});
+  ASSERT_TRUE(opened.ok()) << opened.message();
+  journal::Journal& j = *opened->journal;
+  const uint64_t head = j.reader().last_seq();
+  ASSERT_TRUE(actors::write_state_snapshot(j, opened->scheduler, head, opened->scheduler.now(), j.uuid()).ok());
+  auto verified = replay::verify_rounds(j.reader(), UINT64_MAX);
+  ASSERT_TRUE(verified.ok()) << verified.message();
+  EXPECT_TRUE(verified->ok()) << replay::render_verify_text(*verified);
+  EXPECT_EQ(verified->snapshots, 1u);
+
+  actors::Scheduler drifted = opened->scheduler;
+  drifted.apply_config();
+  ASSERT_TRUE(actors::write_state_snapshot(j, drifted, head, drifted.now(), j.uuid()).ok());
+  verified = replay::verify_rounds(j.reader(), UINT64_MAX);
+  ASSERT_TRUE(verified.ok()) << verified.message();
+  ASSERT_TRUE(verified->snapshot_mismatch);
+  EXPECT_FALSE(verified->ok());
+  EXPECT_EQ(verified->snapshot_mismatch->seq, head);
+  const std::string text = replay::render_verify_text(*verified);
+  EXPECT_NE(text.find("snapshot at seq " + std::to_string(head) + " differs from the fold"), std::string::npos) << text;
+  EXPECT_NE(text.find("last_published"), std::string::npos) << text;
 }
 
 }  // namespace KOORDQ_TEST_LOCAL
