@@ -20,6 +20,9 @@ test_pkgs=(
   etcd-server etcd-client prometheus
   golang-go rsync make libc6-dev golang-github-modern-go-reflect2-dev
   clang-14 libclang-rt-14-dev
+  # The image (scripts/build-image.sh) and tests/e2e/image_test.sh: mmdebstrap makes its root
+  # filesystem, skopeo reads and loads it, podman runs it with runc.
+  mmdebstrap skopeo podman runc
 )
 
 pkgs=("${build_pkgs[@]}")
