@@ -47,6 +47,8 @@ void compare_units(Diff& diff, const std::string& key, const actors::UnitState& 
   KOORDQ_UNIT_FIELD(observed_phase);
   KOORDQ_UNIT_FIELD(spec_queue_sent);
   KOORDQ_UNIT_FIELD(spec_queue_sent_seq);
+  KOORDQ_UNIT_FIELD(invalid_quantities);
+  KOORDQ_UNIT_FIELD(invalid_reported);
   KOORDQ_UNIT_FIELD(indexed_in);  // derived: a restore rebuilds it
 #undef KOORDQ_UNIT_FIELD
 }

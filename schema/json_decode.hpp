@@ -5,8 +5,9 @@
 // depth cap, documents over the size cap, wrongly typed fields, out-of-range integers, overlong
 // names and missing required metadata (name, and uid except on bookmarks) give an Error naming
 // the JSON path and the value (`QueueUnit ns/job: spec.podSet[1].count: expected a non-negative
-// integer, got -3`). Unknown fields are ignored and `null` is treated as absent. Quantities that
-// do not parse are dropped and reported as warnings (§3.1). Nothing throws.
+// integer, got -3`). Unknown fields are ignored and `null` is treated as absent. Quantities are
+// kept as written, a JSON number as its text; one that does not parse, is negative or too long
+// is reported as a warning (§3.1) and left to the decision logic, which does not admit its unit. Nothing throws.
 //
 // The model is canonical: decoding what json_encode.hpp writes gives back the same object, and
 // times are truncated to whole seconds as Kubernetes object times are.

@@ -230,23 +230,26 @@ bool read_resource_list(DecodeContext& ctx, const JsonPath& at, element value, R
     if (entry.key.size() > kMaxQualifiedNameBytes) {
       return ctx.fail(entry_path, "key is too long: " + string_too_long(kMaxQualifiedNameBytes, entry.key.size()));
     }
+    // Every entry is kept as written, also one that is no valid quantity: the decision logic
+    // refuses to admit a unit whose quantities do not parse (behaviour.md §3.1), which it could
+    // not if the entry were dropped here (a dropped entry charges nothing).
     std::string_view text;
+    std::string converted;
     if (entry.value.get_string().get(text) != simdjson::SUCCESS) {
-      ctx.warn(entry_path, "expected a quantity string, got " + describe(entry.value) + "; treated as absent");
-      continue;
+      converted = compact_json(entry.value);  // a JSON number is the quantity it spells
+      text = converted;
+      if (!entry.value.is_number()) ctx.warn(entry_path, "expected a quantity string, got " + describe(entry.value));
     }
     if (text.size() > kMaxQuantityBytes) {
-      ctx.warn(entry_path, "quantity " + quote(text) + " is too long; treated as absent");
-      continue;
-    }
-    if (!is_plain_quantity(text)) {
+      ctx.warn(entry_path, "quantity " + quote(text) + " is too long");
+      converted = std::string(text.substr(0, kMaxQuantityBytes)) + "...";
+      text = converted;
+    } else if (!is_plain_quantity(text)) {
       Result<Quantity> quantity = Quantity::parse(text);
       if (!quantity.ok()) {
-        ctx.warn(entry_path, "quantity " + quote(text) + " does not parse; treated as absent");
-        continue;
-      }
-      if (quantity->negative() && !quantity->is_zero()) {
-        ctx.warn(entry_path, "negative quantity " + quote(text) + " counts as 0");
+        ctx.warn(entry_path, "quantity " + quote(text) + " does not parse");
+      } else if (quantity->negative() && !quantity->is_zero()) {
+        ctx.warn(entry_path, "negative quantity " + quote(text));
       }
     }
     out.insert_or_assign(std::string(entry.key), std::string(text));

@@ -165,6 +165,7 @@ struct Decision {
     phaseEvent @17;                   # §13.1, the event for an observed SchedSucceed / SchedFailed
     admissionChecksUpdated @18;       # §10, a Reserved unit's checks follow its Queue's (no verdict yet)
     specQueueRepair @19;              # §7.3, an admitted unit's spec.queue written again (its write was lost)
+    invalidQuantities @20;            # §3.1, a unit whose quantities are not valid waits: reported
   }
 
   target @0 :Target;

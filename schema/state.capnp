@@ -105,6 +105,8 @@ struct UnitState {
   observedPhase @32 :Phase;           # of the observed object (§15.2 coming rate)
   specQueueSent @33 :Text;            # a spec.queue write decided and not yet observed (§7.3)
   specQueueSentSeq @34 :UInt64;
+  invalidQuantities @35 :Text;        # derived: §3.1, what keeps the unit from waiting
+  invalidReported @36 :Text;          # the invalid quantities last reported
 }
 
 # actors::DecisionConfig: the state was folded under it; a restore under another one is refused.

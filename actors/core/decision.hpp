@@ -38,6 +38,7 @@ enum class DecisionKind : uint16_t {
   kPhaseEvent = 17,              // §13.1: the event for an observed SchedSucceed / SchedFailed
   kAdmissionChecksUpdated = 18,  // §10: a Reserved unit's checks follow its Queue's, no verdict yet
   kSpecQueueRepair = 19,         // §7.3: an admitted unit's spec.queue patch again, the first was lost
+  kInvalidQuantities = 20,       // §3.1: a unit whose quantities are not valid waits, reported once
 };
 
 struct UnitRef {

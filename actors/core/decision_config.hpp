@@ -8,7 +8,7 @@
 namespace koordq::actors {
 
 // Bumped whenever the same records would lead to different decisions.
-inline constexpr uint32_t kDecisionLogicVersion = 5;
+inline constexpr uint32_t kDecisionLogicVersion = 6;
 
 struct DecisionConfig {
   int64_t oversell_rate_ppm = 1'000'000;          // --oversellrate

@@ -87,6 +87,10 @@ struct UnitState {
   // that decided it: while set, no other spec.queue write is decided for the unit (§7.3).
   std::string spec_queue_sent;
   uint64_t spec_queue_sent_seq = 0;
+  // §3.1: the invalid quantities (invalid_quantities()) of a unit that would otherwise wait in its
+  // queue, which keep it from waiting; and the text last reported for it (journaled).
+  std::string invalid_quantities;
+  std::string invalid_reported;
 
   // Derived, not snapshotted (rebuilt on restore): which of its queue's sets hold the unit
   // (kIn* bits), kept with every change of those sets, so that a refresh searches a set only when
@@ -111,6 +115,9 @@ bool pending_queue_not_found(const UnitState& u);
 // leader out for it: the write of its admission was lost (a restart, a failover, a failed status
 // write before it), so a round writes it again (§7.3).
 bool owes_spec_queue(const UnitState& u);
+// A unit kept from waiting by invalid quantities whose report (status message and Warning event)
+// is still due (§3.1).
+bool pending_invalid_report(const UnitState& u);
 
 struct QueueState {
   schema::Queue object;

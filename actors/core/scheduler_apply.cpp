@@ -272,7 +272,14 @@ void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_cha
   QueueState* const old_q = quota_changed ? queue_named(old_quota) : new_q;
   u.queue = new_q;
   const bool mapped = new_q != nullptr;
-  u.waiting = mapped && effective.may_wait;
+  // §3.1: a unit whose quantities are not valid is not admitted: it does not wait in its queue.
+  if (mapped && effective.may_wait) {
+    if (spec_changed || !old_waiting) u.invalid_quantities = invalid_quantities(u.object);
+  } else {
+    u.invalid_quantities.clear();
+  }
+  if (u.invalid_quantities.empty()) u.invalid_reported.clear();
+  u.waiting = mapped && effective.may_wait && u.invalid_quantities.empty();
   OrderKey replaced_key;
   const bool key_changed =
       u.key.priority != effective.priority || u.key.creation != effective.creation || u.key.full_name != key;
@@ -416,9 +423,13 @@ bool owes_spec_queue(const UnitState& u) {
          (observed == Phase::kReserved || observed == Phase::kDequeued || observed == Phase::kRunning);
 }
 
+bool pending_invalid_report(const UnitState& u) {
+  return !u.invalid_quantities.empty() && u.invalid_reported != u.invalid_quantities;
+}
+
 bool may_have_housekeeping(const UnitState& u) {
   return u.deactivation_due || pending_execution_limit(u) || u.phase_event_due.has_value() ||
-         (u.phase == Phase::kReserved && !u.pending_status) || owes_spec_queue(u);
+         (u.phase == Phase::kReserved && !u.pending_status) || owes_spec_queue(u) || pending_invalid_report(u);
 }
 
 void Scheduler::index_unit(const std::string& key, const UnitState& u) {

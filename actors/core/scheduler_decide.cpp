@@ -230,6 +230,16 @@ class RoundBuilder {
       out_.push_back(std::move(d));
     }
     if (u.phase == Phase::kReserved && !u.pending_status) admission_checks(q, u, eff());
+    if (pending_invalid_report(u)) {
+      const std::string text = "invalid resource quantity, not admitted until fixed: " + u.invalid_quantities;
+      Decision d;
+      d.target = ref_of(u, queue);
+      d.kind = DecisionKind::kInvalidQuantities;
+      d.reason = u.invalid_quantities;
+      d.status_patch = message_patch(eff(), text, s_.now());
+      d.events.push_back(event(object_ref_of(eff()), true, "InvalidQuantity", text));
+      emit(u, std::move(d));
+    }
     if (owes_spec_queue(u)) {
       Decision d;
       d.target = ref_of(u, queue);
@@ -581,7 +591,8 @@ const char* decision_kind_name(DecisionKind kind) {
                                            "queueUsageAnnotations",
                                            "phaseEvent",
                                            "admissionChecksUpdated",
-                                           "specQueueRepair"};
+                                           "specQueueRepair",
+                                           "invalidQuantities"};
   const auto i = static_cast<size_t>(kind);
   return i < std::size(kNames) ? kNames[i] : "unknown";
 }

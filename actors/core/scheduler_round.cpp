@@ -213,6 +213,9 @@ void Scheduler::apply_decisions(uint64_t round_seq, Decisions& decisions) {
       case DecisionKind::kQueueNotFound:
         u.queue_not_found_reported = true;
         break;
+      case DecisionKind::kInvalidQuantities:
+        u.invalid_reported = d.reason;
+        break;
       case DecisionKind::kDeactivated:
         u.deactivation_due = false;
         break;

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <utility>
+
+#include "schema/quantity.hpp"
 
 namespace koordq::actors {
 namespace {
@@ -244,6 +247,43 @@ bool may_wait(const schema::QueueUnit& unit, const schema::QueueUnitStatus& stat
 
 bool may_wait(const schema::QueueUnit& unit) {
   return may_wait(unit, unit.status);
+}
+
+namespace {
+
+// `problem` of one quantity text ("does not parse", "is negative", "is too large"), or empty.
+std::string quantity_problem(const std::string& resource, const std::string& text) {
+  auto quantity = schema::Quantity::parse(text);
+  if (!quantity.ok()) return "does not parse";
+  if (quantity->negative() && !quantity->is_zero()) return "is negative";
+  if (quantity->to_internal(resource) == std::numeric_limits<int64_t>::max()) return "is too large";
+  return {};
+}
+
+void check_list(std::string& out, const std::string& path, const schema::ResourceList& list) {
+  for (const auto& [resource, text] : list) {
+    const std::string problem = quantity_problem(resource, text);
+    if (problem.empty()) continue;
+    if (!out.empty()) out += "; ";
+    out += path + "[\"" + resource + "\"] \"" + text + "\" " + problem;
+  }
+}
+
+}  // namespace
+
+std::string invalid_quantities(const schema::QueueUnit& unit) {
+  std::string out;
+  check_list(out, "spec.resource", unit.spec.resource);
+  check_list(out, "spec.request", unit.spec.request);
+  for (size_t i = 0; i < unit.spec.pod_set.size(); ++i) {
+    const auto& containers = unit.spec.pod_set[i].containers;
+    for (size_t c = 0; c < containers.size(); ++c) {
+      const std::string at = "spec.podSet[" + std::to_string(i) + "].containers[" + std::to_string(c) + "].resources";
+      check_list(out, at + ".requests", containers[c].requests);
+      check_list(out, at + ".limits", containers[c].limits);
+    }
+  }
+  return out;
 }
 
 bool reclaim_requested(const schema::QueueUnit& unit) {

@@ -66,6 +66,13 @@ bool is_all_running(const schema::QueueUnitStatus& status);
 bool holds_quota(const schema::QueueUnitStatus& status);
 schema::ResourceVector charge_of(const schema::QueueUnit& unit, const schema::QueueUnitStatus& status);
 bool may_wait(const schema::QueueUnit& unit, const schema::QueueUnitStatus& status);
+// The quantities of the spec that say what the unit asks for (spec.resource, spec.request, every
+// pod set container's requests and limits) that do not parse, are negative or overflow, as one
+// text naming each field and value (`spec.resource["cpu"] "abc" does not parse; …`); empty when
+// every one is valid. Such a unit is never admitted (§3.1): a dropped or zero amount would fit
+// any quota.
+std::string invalid_quantities(const schema::QueueUnit& unit);
+
 // Admissions carrying a reclaim request (reclaimState.replicas > 0).
 bool reclaim_requested(const schema::QueueUnit& unit);
 

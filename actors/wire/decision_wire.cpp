@@ -64,6 +64,8 @@ WireKind to_wire(DecisionKind kind) {
       return WireKind::ADMISSION_CHECKS_UPDATED;
     case DecisionKind::kSpecQueueRepair:
       return WireKind::SPEC_QUEUE_REPAIR;
+    case DecisionKind::kInvalidQuantities:
+      return WireKind::INVALID_QUANTITIES;
   }
   return WireKind::FAIL;  // unreachable: the switch is exhaustive
 }
@@ -110,6 +112,8 @@ Result<DecisionKind> from_wire(WireKind kind) {
       return DecisionKind::kAdmissionChecksUpdated;
     case WireKind::SPEC_QUEUE_REPAIR:
       return DecisionKind::kSpecQueueRepair;
+    case WireKind::INVALID_QUANTITIES:
+      return DecisionKind::kInvalidQuantities;
   }
   return make_error("unknown decision kind " + std::to_string(static_cast<uint16_t>(kind)));
 }

@@ -203,6 +203,8 @@ void write_unit(st::UnitState::Builder out, const std::string& key, const UnitSt
   out.setObservedPhase(to_wire(u.observed_phase));
   out.setSpecQueueSent(text(u.spec_queue_sent));
   out.setSpecQueueSentSeq(u.spec_queue_sent_seq);
+  out.setInvalidQuantities(text(u.invalid_quantities));
+  out.setInvalidReported(text(u.invalid_reported));
 }
 
 // Fills a default-constructed `u` (in place: a UnitState is large to move).
@@ -240,6 +242,8 @@ void read_unit(st::UnitState::Reader in, UnitState& u) {
   u.observed_phase = from_wire(in.getObservedPhase());
   u.spec_queue_sent = to_string(in.getSpecQueueSent());
   u.spec_queue_sent_seq = in.getSpecQueueSentSeq();
+  u.invalid_quantities = to_string(in.getInvalidQuantities());
+  u.invalid_reported = to_string(in.getInvalidReported());
 }
 
 using UnitEntry = const std::pair<const std::string, UnitState>*;
@@ -422,7 +426,7 @@ std::pair<std::string, AutoQueue> read_auto_queue(st::AutoQueue::Reader in) {
   if (auto v = in.getSynced(); v.isValue()) a.synced = read_items(v.getValue());
   if (auto v = in.getInFlight(); v.isValue()) {
     const uint16_t kind = v.getValue();
-    if (kind > static_cast<uint16_t>(DecisionKind::kSpecQueueRepair)) {
+    if (kind > static_cast<uint16_t>(DecisionKind::kInvalidQuantities)) {
       bad("auto queue with unknown decision kind " + std::to_string(kind));
     }
     a.in_flight = static_cast<DecisionKind>(kind);

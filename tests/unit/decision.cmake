@@ -13,6 +13,7 @@ koordq_gtest(decision_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/scheduler_indexes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/scheduler_spec_queue_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/scheduler_write_failure_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/scheduler_invalid_quantities_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/unit_facts_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/quota_tree_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/status_change_test.cpp

@@ -96,7 +96,7 @@ Decision full_decision(DecisionKind kind, QueueWrite write = QueueDelete{}) {
 }
 
 TEST(DecisionWire, every_decision_kind_round_trips_with_every_field_set) {
-  for (uint16_t k = 0; k <= static_cast<uint16_t>(DecisionKind::kSpecQueueRepair); ++k) {
+  for (uint16_t k = 0; k <= static_cast<uint16_t>(DecisionKind::kInvalidQuantities); ++k) {
     const Decision d = full_decision(static_cast<DecisionKind>(k));
     EXPECT_EQ(round_trip(d), d) << decision_kind_name(d.kind);
   }

@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "schema/quantity.hpp"
 #include "tests/support/json_fixtures.hpp"
 
 namespace koordq::schema {
@@ -340,19 +341,36 @@ TEST(JsonDecode, pod_set_updates_are_kept_as_compact_json) {
             R"([{"name":"w","tolerations":[{"key":"k","value":1.5}]}])");
 }
 
-TEST(JsonDecode, unparsable_quantity_is_dropped_with_a_warning_naming_the_path) {
+// Kept as written (a number as its text), so that the decision logic can refuse to admit the
+// unit: a dropped entry would charge nothing.
+TEST(JsonDecode, unparsable_quantity_is_kept_with_a_warning_naming_the_path) {
   std::vector<std::string> warnings;
-  QueueUnit unit = decode_unit(unit_json(R"({"resource":{"cpu":"2","memory":"lots","pods":7}})"), &warnings);
-  EXPECT_EQ(unit.spec.resource, (ResourceList{{"cpu", "2"}}));
-  EXPECT_THAT(warnings, ElementsAre(R"(spec.resource["memory"]: quantity "lots" does not parse; treated as absent)",
-                                    R"(spec.resource["pods"]: expected a quantity string, got 7; treated as absent)"));
+  QueueUnit unit = decode_unit(
+      unit_json(R"({"resource":{"cpu":"2","memory":"lots","pods":7,"gpu":1.5,"x":true,"y":""}})"), &warnings);
+  EXPECT_EQ(unit.spec.resource,
+            (ResourceList{{"cpu", "2"}, {"gpu", "1.5"}, {"memory", "lots"}, {"pods", "7"}, {"x", "true"}, {"y", ""}}));
+  EXPECT_THAT(warnings, ElementsAre(R"(spec.resource["memory"]: quantity "lots" does not parse)",
+                                    R"(spec.resource["x"]: expected a quantity string, got true)",
+                                    R"(spec.resource["x"]: quantity "true" does not parse)",
+                                    R"(spec.resource["y"]: quantity "" does not parse)"));
+}
+
+TEST(JsonDecode, overlong_quantity_is_kept_cut_short_so_that_it_does_not_parse) {
+  std::vector<std::string> warnings;
+  const std::string digits(200, '1');
+  QueueUnit unit = decode_unit(unit_json(R"({"resource":{"cpu":")" + digits + R"("}})"), &warnings);
+  ASSERT_EQ(unit.spec.resource.count("cpu"), 1u);
+  EXPECT_TRUE(unit.spec.resource.at("cpu").ends_with("..."));
+  EXPECT_FALSE(schema::Quantity::parse(unit.spec.resource.at("cpu")).ok());
+  ASSERT_THAT(warnings, SizeIs(1));
+  EXPECT_NE(warnings[0].find("is too long"), std::string::npos);
 }
 
 TEST(JsonDecode, negative_quantity_is_kept_with_a_warning) {
   std::vector<std::string> warnings;
   QueueUnit unit = decode_unit(unit_json(R"({"request":{"cpu":"-500m"}})"), &warnings);
   EXPECT_EQ(unit.spec.request, (ResourceList{{"cpu", "-500m"}}));
-  EXPECT_THAT(warnings, ElementsAre(R"(spec.request["cpu"]: negative quantity "-500m" counts as 0)"));
+  EXPECT_THAT(warnings, ElementsAre(R"(spec.request["cpu"]: negative quantity "-500m")"));
 }
 
 TEST(JsonDecode, long_message_is_truncated_at_a_character_boundary_with_a_warning) {
