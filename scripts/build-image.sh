@@ -31,6 +31,7 @@
 # Labels: KOORDQ_IMAGE_SOURCE (default: the origin remote's URL) and KOORDQ_IMAGE_LICENSES override
 # org.opencontainers.image.source and .licenses; unknown ones are NOASSERTION.
 set -euo pipefail
+umask 022 # the modes of what the script creates go into the layer
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 out="$repo/build/image"
