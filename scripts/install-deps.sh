@@ -13,8 +13,10 @@ build_pkgs=(
   libsimdjson-dev rapidjson-dev libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
   libjemalloc-dev
 )
-# End-to-end tests: the real control plane of ../shared/harness and the real clients.
-# kubernetes-client is never installed: it conflicts with a preinstalled kubectl.
+# End-to-end tests: the real clients, and the control plane of tests/controlplane: etcd, and what
+# build-kube-apiserver.sh builds kube-apiserver from Debian's source package with (Go, rsync, make,
+# gcc, reflect2). Its kubectl 1.20 (kubernetes-client) is unpacked, never installed: the package
+# conflicts with a preinstalled kubectl.
 test_pkgs=(
   curl openssl jq iproute2 python3 python3-kubernetes python3-yaml
   etcd-server etcd-client prometheus
@@ -27,8 +29,6 @@ test_pkgs=(
 
 pkgs=("${build_pkgs[@]}")
 [ "${1:-}" = "--build" ] || pkgs+=("${test_pkgs[@]}")
-# The harness's dashboard checker needs Node.js >= 18 with npm; Debian's when none is on PATH.
-if [ "${1:-}" != "--build" ] && ! command -v node >/dev/null; then pkgs+=(nodejs npm); fi
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The visibility API through the real kube-apiserver's aggregation layer (behaviour.md §16):
-# `koordq serve` against the harness control plane, all of it inside a network namespace of its own
-# (`unshare -n`, as ../shared/harness/aggregation-example.sh does), so that the Service's Endpoints
-# may carry the non-loopback address 192.0.2.10 the API server proxies to. kubectl get --raw reaches
+# `koordq serve` against the control plane of tests/controlplane, all of it inside a network namespace
+# of its own (`unshare -n`), so that the Service's Endpoints may carry the non-loopback address
+# 192.0.2.10 the API server proxies to (Endpoints refuse loopback addresses). kubectl get --raw reaches
 # every visibility path and parameter through the APIService; koordq takes the front-proxy CA from
 # the cluster's ConfigMap and the user from X-Remote-User; errors come back as koordq's own Status;
 # a request that skips the aggregator (no front-proxy certificate) is refused; the API server's
@@ -17,6 +17,11 @@ if [ "${KOORDQ_AGG_NETNS:-}" != 1 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "SKIP: needs root (unshare -n, ip addr); the CI runs the tests as root"
     exit 0
+  fi
+  # Building kube-apiserver downloads from Debian's archive: before the namespace, which has no network.
+  if ! bash "${KOORDQ_CONTROLPLANE_DIR:-$(dirname "$0")/../controlplane}/build-kube-apiserver.sh" >/dev/null; then
+    echo "FAIL: building kube-apiserver failed"
+    exit 1
   fi
   exec unshare -n -- env KOORDQ_AGG_NETNS=1 bash "${BASH_SOURCE[0]}" "$@"
 fi
@@ -125,7 +130,7 @@ fi
 if raw "$V/queues/team-a/queueunits?limit=abc"; then fail "limit=abc answered 200"; else
   check "a bad parameter: koordq's 400 Status names it" grep -qi 'limit' "$err"
 fi
-check "koordq saw the user the aggregator forwarded (X-Remote-User)" grep -q 'visibility request from koordq-harness' "$log"
+check "koordq saw the user the aggregator forwarded (X-Remote-User)" grep -q 'visibility request from koordq-e2e ' "$log"
 code=$(curl -sk -o /dev/null -w '%{http_code}' "https://$ext_ip:$ext_port$V/queues")
 check "a request without the front-proxy client certificate is refused (HTTP $code)" test "$code" = 401
 

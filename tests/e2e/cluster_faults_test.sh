@@ -22,9 +22,9 @@ export KOORDQ_APISERVER_EXTRA_ARGS="--watch-cache=false"
 control="$scratch/proxy"
 mkdir -p "$control"
 api_port="${KOORDQ_APISERVER_URL##*:}"
-pki="$KOORDQ_HARNESS_DIR/pki"  # the proxy serves the API server's own certificate: the kubeconfig's CA trusts it
+# The proxy serves the API server's own certificate: the kubeconfig's CA trusts it.
 /usr/bin/python3 "$here/tcp_fault_proxy.py" 127.0.0.1 "$api_port" "$control" \
-  --tls "$pki/server.crt" "$pki/server.key" "$pki/ca.crt" >"$control/port" 2>"$control/log" &
+  --tls "$KOORDQ_SERVING_CERT" "$KOORDQ_SERVING_KEY" "$KOORDQ_APISERVER_CA" >"$control/port" 2>"$control/log" &
 koordq_pids+=("$!")
 for _ in $(seq 1 50); do [ -s "$control/port" ] && break; sleep 0.1; done
 proxy_port=$(cat "$control/port")

@@ -1,47 +1,23 @@
 # shellcheck shell=bash disable=SC2154  # sourced after lib.sh, which sets $scratch and $koordq
 # Shared by the end-to-end tests that run `koordq serve` against the real kube-apiserver of
-# ../shared/harness. Source it after lib.sh; it builds (or finds cached) kube-apiserver, starts a
+# tests/controlplane. Source it after lib.sh; it builds (or finds cached) kube-apiserver, starts a
 # control plane in $scratch/cp (stopped on exit, with every process in $koordq_pids killed) and
 # sources its env (KOORDQ_E2E_KEEP=1 keeps $scratch: logs, journals). Helpers: k (kubectl on it),
 # eventually, start_serve, bound ports, unit, phase_of, is_dequeued.
-H="${KOORDQ_HARNESS:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/../shared/harness}"
-if [ ! -f "$H/control-plane.sh" ]; then
-  echo "FAIL: the Kubernetes harness is missing: no $H/control-plane.sh; set KOORDQ_HARNESS to its directory"
-  exit 1
-fi
-if ! build_kube_apiserver "$scratch/build.log"; then
-  echo "FAIL: building kube-apiserver failed; see the harness's build log:"
-  tail -n 20 "$scratch/build.log"
-  exit 1
-fi
+# KOORDQ_APISERVER_AUTHORIZATION=RBAC (exported before sourcing): the API server authorizes with RBAC.
 koordq_pids=()
 cluster_cleanup() {
   for p in "${koordq_pids[@]}"; do
     kill -9 "$p" 2>/dev/null
     wait "$p" 2>/dev/null
   done
-  bash "$H/control-plane.sh" stop "$scratch/cp" >/dev/null 2>&1 || true
+  stop_control_plane "$scratch/cp"
   if [ -n "${KOORDQ_E2E_KEEP:-}" ]; then echo "kept $scratch"; else rm -rf "$scratch"; fi
 }
 trap cluster_cleanup EXIT
-# KOORDQ_E2E_RBAC=1 before sourcing: the API server authorizes with RBAC. control-plane.sh passes
-# --authorization-mode=AlwaysAllow and a repeated flag would add an authorizer, so a wrapper swaps it.
-kube_apiserver="${KOORDQ_KUBE_APISERVER:-${KOORDQ_HARNESS_CACHE:-/var/cache/koordq-harness}/kube-apiserver}"
-if [ "${KOORDQ_E2E_RBAC:-0}" = 1 ]; then
-  printf '#!/usr/bin/env bash\nexec %q "${@/--authorization-mode=AlwaysAllow/--authorization-mode=RBAC}"\n' \
-    "$kube_apiserver" >"$scratch/kube-apiserver-rbac"
-  chmod 755 "$scratch/kube-apiserver-rbac"
-  kube_apiserver="$scratch/kube-apiserver-rbac"
-fi
-if ! KOORDQ_KUBE_APISERVER="$kube_apiserver" bash "$H/control-plane.sh" start "$scratch/cp" >"$scratch/cp.log" 2>&1; then
-  echo "FAIL: control-plane.sh start failed:"
-  tail -n 20 "$scratch/cp.log"
-  exit 1
-fi
-# shellcheck disable=SC1091
-. "$scratch/cp/env"
+start_control_plane "$scratch/cp"
 if [ -z "${KOORDQ_KUBECTL:-}" ]; then
-  echo "FAIL: no kubectl on this machine (the harness looks for one; see its README)"
+  echo "FAIL: no kubectl (build-kube-apiserver.sh puts kubectl 1.20 into the control plane's cache)"
   exit 1
 fi
 k() { "$KOORDQ_KUBECTL" --kubeconfig "$KUBECONFIG" "$@"; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# koordq's /metrics against a real kube-apiserver (../shared/harness; behaviour.md §15; the panels of
+# koordq's /metrics against a real kube-apiserver (tests/controlplane; behaviour.md §15; the panels of
 # ops/grafana/koordq-dashboard.json, dashboard.md): a real Prometheus scrapes `koordq serve
 # --leader-elect=false` every second while a scripted workload runs for about 40 s: a three-level
 # ElasticQuota tree, QueueUnits of three consumerRef kinds (Job, PyTorchJob, TFJob) in three
@@ -28,17 +28,10 @@ koordq="$(readlink -f "${1:?usage: cluster_metrics_test.sh path/to/koordq}")"
 . "$(dirname "$0")/lib.sh"
 
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
-H="${KOORDQ_HARNESS:-$repo/../shared/harness}"
 dash="$repo/ops/grafana/koordq-dashboard.json"
 for tool in promtool prometheus jq curl; do
   command -v "$tool" >/dev/null || { echo "FAIL: $tool is missing (scripts/install-deps.sh installs prometheus, jq and curl)"; exit 1; }
 done
-[ -f "$H/control-plane.sh" ] || { echo "FAIL: no harness at $H/control-plane.sh; set KOORDQ_HARNESS"; exit 1; }
-if ! build_kube_apiserver "$scratch/build.log"; then
-  echo "FAIL: building kube-apiserver failed; see the harness's build log:"
-  tail -n 20 "$scratch/build.log"
-  exit 1
-fi
 
 # Processes are signalled only while their PID still names the process started (its start time in
 # /proc), never a process that took over the PID of one that ended.
@@ -54,7 +47,7 @@ cleanup() {
   signal CONT koordq
   signal KILL koordq
   signal TERM prom
-  bash "$H/control-plane.sh" stop "$scratch/cp" >/dev/null 2>&1 || true
+  stop_control_plane "$scratch/cp"
   wait 2>/dev/null
   if [ -n "${KOORDQ_E2E_KEEP:-}" ]; then echo "kept $scratch"; else rm -rf "$scratch"; fi
 }
@@ -78,16 +71,10 @@ eventually() {
 }
 
 # --request-timeout: with etcd paused a write is answered 504 after 2 s instead of 60 s.
-if ! KOORDQ_APISERVER_EXTRA_ARGS=--request-timeout=2s bash "$H/control-plane.sh" start "$scratch/cp" >"$scratch/cp.log" 2>&1; then
-  echo "FAIL: control-plane.sh start failed:"
-  tail -n 20 "$scratch/cp.log"
-  exit 1
-fi
-# shellcheck disable=SC1091
-. "$scratch/cp/env"
+KOORDQ_APISERVER_EXTRA_ARGS=--request-timeout=2s start_control_plane "$scratch/cp"
 track etcd "$KOORDQ_ETCD_PID"
 K="${KOORDQ_KUBECTL:-}"
-[ -n "$K" ] || { echo "FAIL: no kubectl on this machine (the harness looks for one; see its README)"; exit 1; }
+[ -n "$K" ] || { echo "FAIL: no kubectl (build-kube-apiserver.sh puts kubectl 1.20 into the control plane's cache)"; exit 1; }
 k() { "$K" --kubeconfig "$KUBECONFIG" "$@"; }
 # api METHOD PATH [BODY]: a request as the job extension sends it; prints the HTTP code.
 api() {

@@ -3,8 +3,8 @@
 # exactly the rules of ops/kubernetes/base (behaviour.md §2.1): it lists and watches, elects itself on
 # its Lease past the legacy guard, labels its own Pod, creates the auto Queue, admits a unit, records
 # Events and reads the front-proxy ConfigMap for the visibility API, and no request is Forbidden.
-# Its credentials are the ServiceAccount's own tokens from the TokenRequest API (the harness runs no
-# token controller): first in a kubeconfig, then as a pod mounts them, through the in-cluster
+# Its credentials are the ServiceAccount's own tokens from the TokenRequest API (the control plane
+# runs no token controller): first in a kubeconfig, then as a pod mounts them, through the in-cluster
 # configuration (KUBERNETES_SERVICE_HOST/PORT and /var/run/secrets/kubernetes.io/serviceaccount,
 # mounted over in a private mount namespace).
 # Usage: cluster_rbac_test.sh path/to/koordq
@@ -14,7 +14,7 @@ koordq="$(readlink -f "${1:?usage: cluster_rbac_test.sh path/to/koordq}")"
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
-KOORDQ_E2E_RBAC=1
+export KOORDQ_APISERVER_AUTHORIZATION=RBAC
 # shellcheck source=tests/e2e/cluster_lib.sh
 . "$(dirname "$0")/cluster_lib.sh"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `koordq serve` against a real kube-apiserver (../shared/harness; design.md §3, §7; behaviour.md
+# `koordq serve` against a real kube-apiserver (tests/controlplane; design.md §3, §7; behaviour.md
 # §2.5, §5, §7, §9, §14, §19): ElasticQuotas, Queues and QueueUnits created with kubectl, koordq
 # started with --leader-elect=false; then, in bounded polling loops, what the API server holds:
 # auto-created Queues, admissions with their status fields and spec.queue, failure messages and

@@ -1,4 +1,4 @@
-# kube/client against the real kube-apiserver of ../shared/harness: list, watch, reconnects,
+# kube/client against the real kube-apiserver of tests/controlplane: list, watch, reconnects,
 # relist after a 410, auth variants (tests/e2e/kube_client_test.sh).
 add_executable(kube_watch_probe ${CMAKE_CURRENT_LIST_DIR}/kube_watch_probe.cpp)
 koordq_project_target(kube_watch_probe)

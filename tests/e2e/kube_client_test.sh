@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
-# kube/client against a real kube-apiserver (../shared/harness, design.md §7): auth by token and by
+# kube/client against a real kube-apiserver (tests/controlplane, design.md §7): auth by token and by
 # client certificate, a TLS failure with a wrong CA, a paginated LIST, a WATCH that resumes across
 # server timeouts without relisting, nothing lost or duplicated while objects are created, patched
 # and deleted, a prompt stop; then, with --watch-cache=false and etcd compacted, the 410 on a
 # reconnect and the relist that follows.
 # Usage: kube_client_test.sh path/to/kube_watch_probe
-# The harness is $KOORDQ_HARNESS (default: ../shared/harness beside the repository); without it the
-# test fails.
 set -uo pipefail
 
 probe="$(readlink -f "${1:?usage: kube_client_test.sh path/to/kube_watch_probe}")"
@@ -14,35 +12,18 @@ koordq="$probe"  # lib.sh's run() is not used here
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-H="${KOORDQ_HARNESS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/harness}"
-if [ ! -f "$H/control-plane.sh" ]; then
-  echo "FAIL: the Kubernetes harness is missing: no $H/control-plane.sh; set KOORDQ_HARNESS to its directory"
-  exit 1
-fi
-if ! build_kube_apiserver "$scratch/build.log"; then
-  echo "FAIL: building kube-apiserver failed; see the harness's build log:"
-  tail -n 20 "$scratch/build.log"
-  exit 1
-fi
-
 planes=()
 probe_pid=""
 cleanup() {
   [ -n "$probe_pid" ] && kill "$probe_pid" 2>/dev/null
-  for p in "${planes[@]}"; do bash "$H/control-plane.sh" stop "$p" >/dev/null 2>&1 || true; done
+  for p in "${planes[@]}"; do stop_control_plane "$p"; done
   rm -rf "$scratch"
 }
 trap cleanup EXIT
 
 start_plane() { # start_plane DIR [APISERVER FLAGS]
   planes+=("$1")
-  if ! KOORDQ_APISERVER_EXTRA_ARGS="${2:-}" bash "$H/control-plane.sh" start "$1" >"$1.log" 2>&1; then
-    echo "FAIL: control-plane.sh start failed:"
-    tail -n 20 "$1.log"
-    exit 1
-  fi
-  # shellcheck disable=SC1091
-  . "$1/env"
+  KOORDQ_APISERVER_EXTRA_ARGS="${2:-}" start_control_plane "$1"
 }
 
 api() { # api METHOD PATH [BODY]: prints the HTTP code; the body goes to $scratch/api.out
@@ -125,7 +106,7 @@ check "a second ElasticQuota is created" test "$(new_quota koord-queue eq-b)" = 
 
 "$probe" --once >"$out" 2>"$err"
 check "token auth (current context): the probe lists every resource" grep -qx "list queueunits 120" "$out"
-"$probe" --once --kubeconfig "$KUBECONFIG" --context koordq-harness-cert >"$out" 2>"$err"
+"$probe" --once --kubeconfig "$KUBECONFIG" --context koordq-e2e-cert >"$out" 2>"$err"
 check "client-certificate auth: the probe lists every resource" grep -qx "list queueunits 120" "$out"
 sed "s|certificate-authority-data: .*|certificate-authority-data: $(base64 -w0 <"$KOORDQ_FRONT_PROXY_CA")|" \
   "$KUBECONFIG" >"$scratch/wrong-ca.kubeconfig"
@@ -172,7 +153,7 @@ check "resumed watches never relisted" test "$(relists "$watch1" queueunits)" = 
 check "no problem was reported" bash -c "! grep -q '^problem ' '$watch1'"
 check "the probe stops within 3 s of SIGTERM" stop_probe
 check "the probe reports that it stopped" grep -qx stopped "$watch1"
-bash "$H/control-plane.sh" stop "$scratch/cp1" >/dev/null 2>&1
+stop_control_plane "$scratch/cp1"
 
 # --- Phase 2: --watch-cache=false, etcd compacted: a reconnect gets the ERROR 410 and relists ---
 start_plane "$scratch/cp2" --watch-cache=false

@@ -1,4 +1,4 @@
-# kube/leader and kube/events against the real kube-apiserver of ../shared/harness: takeover after
+# kube/leader and kube/events against the real kube-apiserver of tests/controlplane: takeover after
 # a release and after a kill, the legacy-lease guard, the leader label, an Event and its repeat
 # (tests/e2e/leader_election_test.sh).
 add_executable(leader_probe ${CMAKE_CURRENT_LIST_DIR}/leader_probe.cpp)

@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# kube/leader and kube/events against a real kube-apiserver (../shared/harness, behaviour.md §19,
+# kube/leader and kube/events against a real kube-apiserver (tests/controlplane, behaviour.md §19,
 # §13.2): a first replica creates the Lease, labels its Pod and records an Event twice (count 2);
 # a second follows it, takes over once it is stopped (the Lease released), and a third takes over
 # from a killed one after the lease duration; a held legacy Lease keeps a replica from leading
 # until it is deleted.
 # Usage: leader_election_test.sh path/to/leader_probe
-# The harness is $KOORDQ_HARNESS (default: ../shared/harness beside the repository).
 set -uo pipefail
 
 probe="$(readlink -f "${1:?usage: leader_election_test.sh path/to/leader_probe}")"
@@ -13,33 +12,15 @@ koordq="$probe"  # lib.sh's run() is not used here
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-H="${KOORDQ_HARNESS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/harness}"
-if [ ! -f "$H/control-plane.sh" ]; then
-  echo "FAIL: the Kubernetes harness is missing: no $H/control-plane.sh; set KOORDQ_HARNESS to its directory"
-  exit 1
-fi
-if ! build_kube_apiserver "$scratch/build.log"; then
-  echo "FAIL: building kube-apiserver failed; see the harness's build log:"
-  tail -n 20 "$scratch/build.log"
-  exit 1
-fi
-
 plane="$scratch/cp"
 declare -A pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
-  bash "$H/control-plane.sh" stop "$plane" >/dev/null 2>&1 || true
+  stop_control_plane "$plane"
   rm -rf "$scratch"
 }
 trap cleanup EXIT
-
-if ! bash "$H/control-plane.sh" start "$plane" >"$plane.log" 2>&1; then
-  echo "FAIL: control-plane.sh start failed:"
-  tail -n 20 "$plane.log"
-  exit 1
-fi
-# shellcheck disable=SC1091
-. "$plane/env"
+start_control_plane "$plane"
 
 api() { # api METHOD PATH [BODY]: prints the HTTP code; the body goes to $scratch/api.out
   local type=application/json

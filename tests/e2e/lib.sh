@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154  # sourced by the tests once they have set $koordq
 # Shared by the bash end-to-end tests: a scratch directory, pass/fail counting, checks, and the
 # closing `N passed, N failed` line. Source it after setting $koordq; it sets $scratch, $out, $err.
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/koordq-e2e.XXXXXX")"
@@ -46,17 +47,31 @@ verify_journal() {
   fi
 }
 
-# build_kube_apiserver LOG: the harness's kube-apiserver (built, or found in its cache), tried up to
-# three times: its download of Debian's source package fails now and then on a transient network
-# error (a DNS lookup of deb.debian.org), which a fresh CI machine must survive. Needs $H.
-build_kube_apiserver() {
-  local attempt
-  for attempt in 1 2 3; do
-    bash "$H/build-kube-apiserver.sh" >"$1" 2>&1 && return 0
-    [ "$attempt" = 3 ] || sleep $((attempt * 15))
-  done
-  return 1
+# The Kubernetes control plane of the cluster tests: tests/controlplane (KOORDQ_CONTROLPLANE_DIR
+# names another directory with its scripts).
+controlplane_dir="${KOORDQ_CONTROLPLANE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../controlplane" && pwd)}"
+# build_kube_apiserver LOG: kube-apiserver and kubectl, built once into the control plane's cache
+# (build-kube-apiserver.sh, which retries its downloads), or found there.
+build_kube_apiserver() { bash "$controlplane_dir/build-kube-apiserver.sh" >"$1" 2>&1; }
+# start_control_plane DIR: builds (or finds cached) kube-apiserver, starts a control plane in DIR
+# (log DIR.log) and sources DIR/env; on failure says why and exits 1. KOORDQ_APISERVER_EXTRA_ARGS
+# and KOORDQ_APISERVER_AUTHORIZATION (RBAC) in the environment go to control-plane.sh.
+start_control_plane() {
+  if ! build_kube_apiserver "$1.build.log"; then
+    echo "FAIL: building kube-apiserver failed:"
+    tail -n 20 "$1.build.log"
+    exit 1
+  fi
+  if ! bash "$controlplane_dir/control-plane.sh" start "$1" >"$1.log" 2>&1; then
+    echo "FAIL: control-plane.sh start failed:"
+    tail -n 20 "$1.log"
+    exit 1
+  fi
+  # shellcheck disable=SC1091
+  . "$1/env"
 }
+# stop_control_plane DIR: stops what start_control_plane started there (if anything).
+stop_control_plane() { bash "$controlplane_dir/control-plane.sh" stop "$1" >/dev/null 2>&1 || true; }
 
 # The closing line the CI reads, and the exit status.
 finish() {

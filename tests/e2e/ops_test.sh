@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The operations bundle (ops/, docs/operations.md) against the real tools:
-# - the Grafana dashboard: the harness's dashboard-check (schema, PromQL syntax, job selector) and
-#   its generator (ops/grafana/build-dashboard.py) reproducing it byte for byte;
+# - the Grafana dashboard: tests/controlplane/check-dashboard.sh (schema fields and types, PromQL
+#   syntax, job selector) and its generator (ops/grafana/build-dashboard.py) reproducing it byte for
+#   byte;
 # - Prometheus: promtool check config (exporter.yaml) and check rules, the rules' unit tests;
 # - kustomize: every overlay rendered by kubectl 1.20 (Debian's kubernetes-client, unpacked into the
-#   harness cache) and by every kubectl on the machine, with the same output;
+#   control plane's cache by build-kube-apiserver.sh) and by every kubectl on the machine, with the
+#   same output;
 # - the rendered manifests: the RBAC of behaviour.md §2.1 exactly, the StatefulSet's shape;
-# - the real kube-apiserver of ../shared/harness with --authorization-mode=RBAC: every overlay
+# - the real kube-apiserver of tests/controlplane with --authorization-mode=RBAC: every overlay
 #   accepted by `kubectl apply --dry-run=server` (oldest and newest kubectl), the base applied for
 #   real, the CRDs keeping fields they do not type and printing their columns, the ServiceAccount
 #   allowed every verb of §2.1 (kubectl auth can-i, and real requests as the ServiceAccount) and
@@ -27,8 +29,7 @@ koordq="$(readlink -f "${1:?usage: ops_test.sh path/to/koordq}")"
 
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 ops="$repo/ops"
-H="${KOORDQ_HARNESS:-$repo/../shared/harness}"
-cache="${KOORDQ_HARNESS_CACHE:-/var/cache/koordq-harness}"
+cache="${KOORDQ_CONTROLPLANE_CACHE:-/var/cache/koordq-controlplane}"
 sa=system:serviceaccount:koord-queue:koordq
 
 plane=""
@@ -39,7 +40,7 @@ cleanup() {
   [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null
   [ -n "$vis_pid" ] && kill "$vis_pid" 2>/dev/null
   [ -n "$prom_pid" ] && kill "$prom_pid" 2>/dev/null
-  [ -n "$plane" ] && bash "$H/control-plane.sh" stop "$plane" >/dev/null 2>&1
+  [ -n "$plane" ] && stop_control_plane "$plane"
   wait 2>/dev/null
   rm -rf "$scratch"
 }
@@ -52,10 +53,9 @@ phase() { # phase NAME: prints the duration of the phase that just ended
 }
 free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-for tool in promtool prometheus node jq curl /usr/bin/python3; do
-  command -v "$tool" >/dev/null || { echo "FAIL: $tool is missing (scripts/install-deps.sh installs prometheus, jq, curl and python3; dashboard-check needs Node.js >= 18 with npm)"; exit 1; }
+for tool in promtool prometheus jq curl /usr/bin/python3; do
+  command -v "$tool" >/dev/null || { echo "FAIL: $tool is missing (scripts/install-deps.sh installs prometheus, jq, curl and python3)"; exit 1; }
 done
-[ -f "$H/control-plane.sh" ] || { echo "FAIL: no harness at $H; set KOORDQ_HARNESS"; exit 1; }
 
 # --- koordq serve --simulate and Prometheus start first: they gather samples meanwhile -----------------
 journal="$scratch/journal"
@@ -102,8 +102,8 @@ phase "start koordq and Prometheus"
 
 # --- Grafana dashboard -----------------------------------------------------------------------------------
 dash="$ops/grafana/koordq-dashboard.json"
-if bash "$H/dashboard-check/check.sh" --expr-must-match 'job=~"\$job"' "$dash" >"$out" 2>"$err"; then pass; else
-  fail "dashboard-check rejects $dash"
+if bash "$controlplane_dir/check-dashboard.sh" --expr-must-match 'job=~"\$job"' "$dash" >"$out" 2>"$err"; then pass; else
+  fail "check-dashboard.sh rejects $dash"
 fi
 /usr/bin/python3 "$ops/grafana/build-dashboard.py" >"$scratch/dashboard.json"
 check "koordq-dashboard.json is what build-dashboard.py writes" cmp "$scratch/dashboard.json" "$dash"
@@ -150,18 +150,14 @@ phase "prometheus rules"
 
 # --- kustomize with kubectl 1.20 and every kubectl on the machine ---------------------------------------
 # kubectl 1.20 (kustomize v2.0.3) is the oldest the manifests promise to work with. Debian's
-# kubernetes-client ships it but clashes with an installed kubectl, so it is unpacked, not installed.
-k120="$cache/kubectl-1.20/kubectl"
-if [ ! -x "$k120" ]; then
-  d="$scratch/kubernetes-client"
-  mkdir -p "$d" "$(dirname "$k120")"
-  if (cd "$d" && timeout 120 apt-get download kubernetes-client >"$scratch/apt.log" 2>&1) &&
-    dpkg-deb -x "$d"/kubernetes-client_*.deb "$d/x" && install -m 755 "$d/x/usr/bin/kubectl" "$k120.$$"; then
-    mv -f "$k120.$$" "$k120"
-  else
-    fail "kubectl 1.20 is not available: apt-get download kubernetes-client failed ($(tail -n 1 "$scratch/apt.log"))"
-  fi
+# kubernetes-client ships it but clashes with an installed kubectl: build-kube-apiserver.sh unpacks
+# it into the control plane's cache, next to the kube-apiserver the tests below start.
+if ! build_kube_apiserver "$scratch/build.log"; then
+  echo "FAIL: building kube-apiserver failed:"
+  tail -n 20 "$scratch/build.log"
+  exit 1
 fi
+k120="$cache/kubectl"
 kubectls=()
 [ -x "$k120" ] && kubectls+=("$k120")
 for k in /usr/lib/google-cloud-sdk/bin/kubectl.1.*; do [ -x "$k" ] && kubectls+=("$k"); done
@@ -234,26 +230,8 @@ phase "kustomize ($(( ${#kubectls[@]} )) kubectl versions)"
 timetravel
 
 # --- the real kube-apiserver, RBAC on -------------------------------------------------------------------
-if ! build_kube_apiserver "$scratch/build.log"; then
-  echo "FAIL: building kube-apiserver failed:"
-  tail -n 20 "$scratch/build.log"
-  exit 1
-fi
-# control-plane.sh passes --authorization-mode=AlwaysAllow, and a repeated --authorization-mode adds
-# an authorizer instead of replacing it (AlwaysAllow would still allow everything), so a wrapper
-# swaps the flag for RBAC and execs the real binary (same PID, which the harness tracks).
-kas="$scratch/kube-apiserver-rbac"
-printf '#!/usr/bin/env bash\nexec %q "${@/--authorization-mode=AlwaysAllow/--authorization-mode=RBAC}"\n' \
-  "${KOORDQ_KUBE_APISERVER:-$cache/kube-apiserver}" >"$kas"
-chmod 755 "$kas"
 plane="$scratch/cp"
-if ! KOORDQ_KUBE_APISERVER="$kas" bash "$H/control-plane.sh" start "$plane" >"$scratch/cp.log" 2>&1; then
-  echo "FAIL: control-plane.sh start failed:"
-  tail -n 20 "$scratch/cp.log"
-  exit 1
-fi
-# shellcheck disable=SC1091
-. "$plane/env"
+KOORDQ_APISERVER_AUTHORIZATION=RBAC start_control_plane "$plane"
 kc() { "$newest" "$@"; }
 kc apply -f "$repo/tests/fixtures/podmonitor-crd.yaml" >"$out" 2>"$err" || fail "apply the PodMonitor CRD fixture"
 kc wait --for condition=Established --timeout=30s crd/podmonitors.monitoring.coreos.com >"$out" 2>"$err" || fail "PodMonitor CRD Established"
@@ -272,7 +250,7 @@ check "the PodMonitor survives the API server unchanged" jq_true '
   [.items[]? // . | select(.kind == "PodMonitor")][0].spec.podMetricsEndpoints[0]
   | .port == "metrics" and .honorLabels == true and (.relabelings | any(.targetLabel == "job" and .replacement == "koord-queue-exporter"))' "$scratch/pm.json"
 
-# The base for real: the CRDs replace the harness's open ones.
+# The base for real (the control plane created its CRDs and namespace already: apply updates them).
 kc apply -f "$(render base)" >"$out" 2>"$err" || fail "kubectl apply of the base"
 kc wait --for condition=Established --timeout=30s crd/queueunits.scheduling.x-k8s.io crd/queues.scheduling.x-k8s.io >"$out" 2>"$err" ||
   fail "the CRDs of the base are Established"
@@ -388,7 +366,7 @@ timetravel
 
 # The visibility overlay for real: with no leader (no Pod labelled koord-queue-leader with
 # endpoints) the APIService is not Available (docs/operations.md, troubleshooting).
-# The harness runs no endpoints controller: create the Endpoints it would, without addresses.
+# The control plane runs no endpoints controller: create the Endpoints it would, without addresses.
 kc label pod koordq-0 -n koord-queue koord-queue-leader- >/dev/null 2>&1
 printf '{"apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": "koordq-visibility", "namespace": "koord-queue"}, "subsets": []}' |
   kc create -f - >/dev/null 2>&1
@@ -418,7 +396,7 @@ else
     kc replace -f - >"$out" 2>"$err" || fail "give the visibility Service an endpoint"
   kc wait --for condition=Available --timeout=30s apiservice/v1alpha1.visibility.koord-queue.x-k8s.io >"$out" 2>"$err"
   check "the APIService is Available once its Service has an endpoint" test $? = 0
-  # Available comes a moment before proxying works (the harness README): poll the real path.
+  # Available comes a moment (about 0.5 s) before proxying works: poll the real path.
   for _ in $(seq 1 50); do
     kc get --raw /apis/visibility.koord-queue.x-k8s.io/v1alpha1/queues >"$scratch/vis.json" 2>"$err" &&
       jq_true '.kind == "QueueList" and (.items | length) > 0' "$scratch/vis.json" && break
@@ -465,9 +443,6 @@ while IFS= read -r expr; do
   fi
 done <"$scratch/exprs"
 echo "dashboard expressions evaluated: $n_exprs"
-if bash "$H/dashboard-check/check.sh" "$dash" "$P" >"$out" 2>"$err"; then pass; else
-  fail "dashboard-check against the live Prometheus"
-fi
 curl -s "$P/api/v1/rules" >"$scratch/rules.out"
 check "Prometheus loaded the 7 alert rules, all healthy" jq_true '[.data.groups[].rules[]] | length == 7 and all(.health == "ok")' "$scratch/rules.out"
 check "no alert fires on a healthy koordq" test "$(q 'ALERTS{alertstate="firing"}' | jq length)" = 0

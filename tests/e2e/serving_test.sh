@@ -347,7 +347,7 @@ current-context: koordq
 EOF2
 kubectls=()
 for k in /usr/lib/google-cloud-sdk/bin/kubectl.1.2[0-9] /usr/lib/google-cloud-sdk/bin/kubectl.1.3[0-9] \
-  "${KOORDQ_HARNESS_CACHE:-/var/cache/koordq-harness}/kubectl"; do
+  "${KOORDQ_CONTROLPLANE_CACHE:-/var/cache/koordq-controlplane}/kubectl"; do
   [ -x "$k" ] && kubectls+=("$k")
 done
 if [ ${#kubectls[@]} -eq 0 ] && command -v kubectl >/dev/null; then kubectls+=("$(command -v kubectl)"); fi
