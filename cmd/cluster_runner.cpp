@@ -15,6 +15,7 @@
 #include "actors/core/scheduler.hpp"
 #include "actors/runtime/clock.hpp"
 #include "actors/runtime/decision_engine.hpp"
+#include "actors/runtime/decision_log.hpp"
 #include "actors/runtime/tick_policy.hpp"
 #include "actors/wire/decision_wire.hpp"
 #include "actors/wire/input_bodies.hpp"
@@ -318,12 +319,12 @@ class ClusterLoop {
   // The round is durable and applied: its writes go to the writers (§7.6), with what the 409
   // check and the failure-write limit need from the state the round was applied to.
   void dispatch(uint64_t round_seq, const std::vector<actors::Decision>& decisions) {
+    actors::runtime::log_round(round_seq, decisions);
     if (decisions.empty() || !writer_) return;
     std::vector<kube::UnitWrite> unit_writes;
     engine_.read_state([&](const actors::Scheduler& s, uint64_t) {
       for (uint32_t i = 0; i < decisions.size(); ++i) {
         const actors::Decision& d = decisions[i];
-        KQ_V(3)("round {} decision {} ({}): {}", round_seq, i, actors::decision_kind_name(d.kind), d.reason);
         const auto* ref = std::get_if<actors::UnitRef>(&d.target);
         if (ref == nullptr || (!d.status_patch && !d.spec_queue_patch)) continue;
         kube::UnitWrite w;

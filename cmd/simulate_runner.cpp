@@ -12,6 +12,7 @@
 
 #include "actors/core/scheduler.hpp"
 #include "actors/runtime/decision_engine.hpp"
+#include "actors/runtime/decision_log.hpp"
 #include "actors/runtime/tick_policy.hpp"
 #include "actors/wire/decision_wire.hpp"
 #include "actors/wire/input_bodies.hpp"
@@ -155,11 +156,11 @@ class SimulationLoop {
     if (!round_seq.ok()) return fail("journal write failed: " + round_seq.message());
     if (int code = apply(*round_seq); code != kExitSuccess) return code;
     last_append_ = now_;
+    actors::runtime::log_round(round_seq->front(), decisions);
     for (uint32_t i = 0; i < decisions.size(); ++i) {
       auto result = cluster_.apply_decision(round_seq->front(), i, decisions[i], now_);
       for (const auto& o : result.outcomes) pending_.push_back({now_, actors::make_outcome_body(o)});
       for (auto& e : result.events) queue_watch(e.time, e.event);
-      if (!decisions.empty()) KQ_V(3)("round {} decision {}: {}", round_seq->front(), i, decisions[i].reason);
     }
     return kExitSuccess;
   }

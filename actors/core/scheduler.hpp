@@ -216,6 +216,15 @@ struct TreeRound {
   std::set<std::string> spec_queue_repaired;                // units whose spec.queue a repair writes
 };
 
+// Told of each quota check of an attempt (§7.2), so that the actor shell can time it for
+// job_scheduling_algorithm_latency: the decision logic itself reads no clock.
+class QuotaCheckObserver {
+ public:
+  virtual ~QuotaCheckObserver() = default;
+  virtual void before_check() = 0;
+  virtual void after_check() = 0;
+};
+
 // Units by "<ns>/<name>", queues by name (the queue namespace only).
 using UnitMap = std::map<std::string, UnitState>;
 using QueueMap = std::map<std::string, QueueState>;
@@ -252,7 +261,8 @@ class Scheduler {
   // Quota tree → its queues in name order.
   std::map<std::string, std::vector<std::string>> round_trees() const;
   std::vector<Decision> decide_tree(const std::vector<std::string>& queues) const;
-  void decide_queue(const std::string& queue, TreeRound& round, std::vector<Decision>& out) const;
+  void decide_queue(const std::string& queue, TreeRound& round, std::vector<Decision>& out,
+                    QuotaCheckObserver* observer = nullptr) const;
   std::vector<Decision> decide_unmapped() const;
   // The earliest time a round could decide something it cannot decide now.
   std::optional<int64_t> next_deadline() const;

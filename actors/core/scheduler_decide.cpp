@@ -63,8 +63,9 @@ bool covers(const schema::ResourceVector& have, const schema::ResourceVector& ne
 
 class RoundBuilder {
  public:
-  RoundBuilder(const Scheduler& s, TreeRound& scratch, std::vector<Decision>& out)
-      : s_(s), out_(out), scratch_(scratch) {}
+  RoundBuilder(const Scheduler& s, TreeRound& scratch, std::vector<Decision>& out,
+               QuotaCheckObserver* observer = nullptr)
+      : s_(s), out_(out), scratch_(scratch), observer_(observer) {}
 
   void queue(const QueueState& q) {
     queue_events(q);
@@ -443,8 +444,10 @@ class RoundBuilder {
     schema::QueueUnit eff = effective_object(u);
     const schema::ResourceVector request = request_of(eff);
     const std::string& item = u.key.full_name;
+    if (observer_ != nullptr) observer_->before_check();
     QuotaCheckResult check =
         s_.quotas().check(item, u.quota, request, s_.config().oversell_rate_ppm, &scratch_.tentative);
+    if (observer_ != nullptr) observer_->after_check();
     scratch_.decided.insert(item);
     const int64_t attempts = u.attempts + 1;
 
@@ -550,6 +553,7 @@ class RoundBuilder {
   const Scheduler& s_;
   std::vector<Decision>& out_;
   TreeRound& scratch_;
+  QuotaCheckObserver* observer_;
 };
 
 schema::QueueItemDetails queue_item_details(const Scheduler& s, const QueueState& q,
@@ -603,10 +607,11 @@ std::map<std::string, std::vector<std::string>> Scheduler::round_trees() const {
   return trees;
 }
 
-void Scheduler::decide_queue(const std::string& queue, TreeRound& round, std::vector<Decision>& out) const {
+void Scheduler::decide_queue(const std::string& queue, TreeRound& round, std::vector<Decision>& out,
+                             QuotaCheckObserver* observer) const {
   const auto it = queues_.find(queue);
   if (it == queues_.end()) return;
-  RoundBuilder(*this, round, out).queue(it->second);
+  RoundBuilder(*this, round, out, observer).queue(it->second);
 }
 
 std::vector<Decision> Scheduler::decide_tree(const std::vector<std::string>& queues) const {

@@ -1,6 +1,6 @@
 // One actor per Queue (design.md §4): decides its queue's part of a tree's round on the round's
-// read-only state, and times that work for job_scheduling_algorithm_latency (a process-local
-// measurement that never enters a record).
+// read-only state, and times each quota check of an attempt for job_scheduling_algorithm_latency
+// (a process-local measurement that never enters a record).
 #pragma once
 
 #include <functional>
@@ -8,9 +8,11 @@
 
 #include <caf/all.hpp>
 
+#include "actors/core/scheduler.hpp"
+
 namespace koordq::actors::runtime {
 
-// Called with the queue name and the wall-clock seconds its part of a round took.
+// Called with the queue name and the wall-clock seconds one quota check of an attempt took.
 using LatencyObserver = std::function<void(const std::string& queue, double seconds)>;
 
 caf::behavior queue_actor(caf::event_based_actor* self, std::string queue, LatencyObserver observe);

@@ -24,6 +24,7 @@ struct RouterState {
   std::map<std::string, caf::actor> queues;  // queue name → queue actor
   std::map<std::string, caf::actor> quotas;  // quota name → quota actor
   std::map<std::string, QuotaView> quota_views;
+  std::map<std::string, QueueSettings> queue_settings;  // as last logged (decision_log.hpp)
   static inline const char* name = "koordq.router";
 };
 

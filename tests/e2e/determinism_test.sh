@@ -5,14 +5,14 @@
 # the 1-thread and 2-thread journals hold the same records but for the config record (which names
 # the thread count); and every journal passes `replay --verify`.
 # Usage: determinism_test.sh path/to/koordq
-# KOORDQ_DETERMINISM_DURATION (default 5m) sets the simulated time of each run; an hour
+# KOORDQ_DETERMINISM_DURATION (default 2m) sets the simulated time of each run; an hour
 # (`60m`, about 1.1M records a run) is the long check BENCHMARKS.md reports.
 set -uo pipefail
 
 koordq="$(readlink -f "${1:?usage: determinism_test.sh path/to/koordq}")"
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
-duration="${KOORDQ_DETERMINISM_DURATION:-5m}"
+duration="${KOORDQ_DETERMINISM_DURATION:-2m}"
 
 # A process busy on every core for as long as the runs last.
 busy_pids=()

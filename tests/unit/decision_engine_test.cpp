@@ -169,18 +169,41 @@ TEST_P(DecisionEngineTest, the_next_deadline_follows_the_applied_state) {
   EXPECT_EQ(*engine.next_deadline(), kT0 + 10 * kSec);
 }
 
-TEST_P(DecisionEngineTest, the_queue_actors_report_each_queues_decide_time) {
+// job_scheduling_algorithm_latency observes one sample per attempt (§15.2): the quota check of
+// each attempt, not each queue's turn in every round.
+TEST_P(DecisionEngineTest, the_queue_actors_time_one_quota_check_per_attempt) {
   std::mutex mu;
-  std::set<std::string> timed;
+  std::multiset<std::string> timed;
   actors::runtime::EngineOptions options{GetParam(), [&](const std::string& q, double seconds) {
                                            std::lock_guard lock(mu);
                                            if (seconds >= 0) timed.insert(q);
                                          }};
   actors::runtime::DecisionEngine engine(options, actors::Scheduler());
   ASSERT_TRUE(engine.apply(two_trees()).ok());
-  ASSERT_TRUE(engine.decide().ok());
+  auto first = engine.decide();
+  ASSERT_TRUE(first.ok());
+  {
+    std::lock_guard lock(mu);
+    EXPECT_EQ(timed, (std::multiset<std::string>{"a-leaf", "b-tree"}));  // one attempt each
+  }
+  // The round applied: nothing is left to attempt, so further rounds time nothing.
+  std::vector<journal::StoredRecord> round;
+  round.push_back(chain.append(*actors::make_round_body(chain.last_seq(), *first), now));
+  ASSERT_TRUE(engine.apply(std::move(round)).ok());
+  for (int i = 0; i < 3; ++i) {
+    now += kSec;
+    std::vector<journal::StoredRecord> tick;
+    tick.push_back(chain.append(*actors::make_tick_body(), now));
+    ASSERT_TRUE(engine.apply(std::move(tick)).ok());
+    ASSERT_TRUE(engine.decide().ok());
+  }
+  uint64_t attempts = 0;
+  engine.read_state([&](const actors::Scheduler& s, uint64_t) {
+    for (const auto& [key, n] : s.metrics().attempts) attempts += n;
+  });
   std::lock_guard lock(mu);
-  EXPECT_EQ(timed, (std::set<std::string>{"a-leaf", "b-tree"}));
+  EXPECT_EQ(timed.size(), attempts);
+  EXPECT_EQ(timed.size(), 2u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, DecisionEngineTest, ::testing::Values(size_t{1}, size_t{4}));

@@ -1,0 +1,50 @@
+#include "actors/runtime/decision_log.hpp"
+
+#include <variant>
+
+#include "base/log.hpp"
+
+namespace koordq::actors::runtime {
+namespace {
+
+std::string unit_name(const UnitRef& u) {
+  return u.namespace_ + "/" + u.name;
+}
+
+std::string queue_of(const Decision& d) {
+  if (const auto* u = std::get_if<UnitRef>(&d.target)) return u->queue;
+  return std::get<QueueRef>(d.target).name;
+}
+
+}  // namespace
+
+void log_queue_settings(const std::string& queue, const QueueSettings& s, bool constructed) {
+  KQ_V(1)
+  ("queue {} {}: policy {}, wait-for-pods-running {}, max-depth {}, preemption {}", queue,
+   constructed ? "constructed" : "changed", s.policy_text.empty() ? "Priority" : s.policy_text, s.wait_for_pods_running,
+   s.max_depth < 0 ? std::string("unlimited") : std::to_string(s.max_depth),
+   s.preemption_enabled ? "enabled" : "disabled");
+}
+
+void log_round(uint64_t round_seq, const std::vector<Decision>& decisions) {
+  for (size_t i = 0; i < decisions.size(); ++i) {
+    const Decision& d = decisions[i];
+    KQ_V(3)("round {} decision {} ({}): {}", round_seq, i, decision_kind_name(d.kind), d.reason);
+    const auto* unit = std::get_if<UnitRef>(&d.target);
+    if (unit == nullptr || d.victims.empty()) continue;
+    if (d.kind == DecisionKind::kPreempt) {
+      KQ_V(2)
+      ("preemption in queue {}: {} marked for reclaim ({} replicas): {}", queue_of(d), unit_name(*unit),
+       d.victims.front().replicas, d.reason);
+      continue;
+    }
+    std::string victims;
+    for (const auto& v : d.victims) {
+      if (!victims.empty()) victims += ", ";
+      victims += unit_name(v.unit) + " (" + std::to_string(v.replicas) + " replicas)";
+    }
+    KQ_V(1)("preemption round in queue {} for {}: victims [{}]", queue_of(d), unit_name(*unit), victims);
+  }
+}
+
+}  // namespace koordq::actors::runtime
