@@ -137,6 +137,27 @@ void read_leader_election_flags(FlagReader& reader, ServeOptions& o) {
                   "--leader-elect-lease-duration", o.leader_elect_lease_duration_ns);
   require_shorter(reader, "--leader-elect-retry-period", o.leader_elect_retry_period_ns,
                   "--leader-elect-renew-deadline", o.leader_elect_renew_deadline_ns);
+  // A leader stops writing once renewals failed until the renew deadline, and notices that at most
+  // a retry period later: both must pass before its lease can go to another replica (§19).
+  const int64_t slack = o.leader_elect_lease_duration_ns - o.leader_elect_renew_deadline_ns;
+  if (reader.ok() && o.leader_elect_retry_period_ns >= slack) {
+    const bool lease_given =
+        reader.flags().given("--leader-elect-lease-duration") && !reader.flags().given("--leader-elect-retry-period");
+    if (lease_given) {
+      reader.reject(
+          "--leader-elect-lease-duration", *reader.flags().value("--leader-elect-lease-duration"),
+          "must be a Go duration greater than --leader-elect-renew-deadline plus --leader-elect-retry-period (" +
+              base::format_go_duration(o.leader_elect_renew_deadline_ns + o.leader_elect_retry_period_ns) + ")");
+    } else {
+      reader.reject(
+          "--leader-elect-retry-period",
+          reader.flags()
+              .value("--leader-elect-retry-period")
+              .value_or(base::format_go_duration(o.leader_elect_retry_period_ns)),
+          "must be a Go duration less than --leader-elect-lease-duration minus --leader-elect-renew-deadline (" +
+              base::format_go_duration(slack) + ")");
+    }
+  }
   read_legacy_lease_guard(reader, o.legacy_lease_guard);
 }
 
@@ -286,7 +307,8 @@ const CommandSpec& serve_command_spec() {
                    {"--leader-elect-renew-deadline", "", "DURATION", "10s",
                     "Go duration; less than --leader-elect-lease-duration"},
                    {"--leader-elect-retry-period", "", "DURATION", "2s",
-                    "Go duration; less than --leader-elect-renew-deadline"},
+                    "Go duration; less than --leader-elect-renew-deadline and than the lease duration minus the renew "
+                    "deadline"},
                    {"--legacy-lease-guard", "", "NAMESPACE/NAME", "default/example-lease",
                     "Lease (Koord-Queue's) that must be free or expired before koordq leads; \"\" turns the guard "
                     "off"},
