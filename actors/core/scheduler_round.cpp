@@ -214,7 +214,9 @@ void Scheduler::apply_decisions(uint64_t round_seq, Decisions& decisions) {
         u.queue_not_found_reported = true;
         break;
       case DecisionKind::kInvalidQuantities:
-        u.invalid_reported = d.reason;
+        // Not the decision's reason: the fold reads rounds without their texts (read_round_kept).
+        // The round follows its basis directly, so the unit's text is the one decided on.
+        u.invalid_reported = u.invalid_quantities;
         break;
       case DecisionKind::kDeactivated:
         u.deactivation_due = false;

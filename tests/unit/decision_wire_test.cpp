@@ -2,12 +2,14 @@
 // and an Error (never a crash) for what a newer binary may write.
 #include "actors/wire/decision_wire.hpp"
 
+#include <algorithm>
 #include <functional>
 
 #include <capnp/message.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "actors/core/scheduler.hpp"
 #include "actors/wire/input_bodies.hpp"
 #include "actors/wire/outcome_wire.hpp"
 #include "tests/support/stored_records.hpp"
@@ -366,6 +368,45 @@ TEST(InputBodies, role_relist_and_tick_bodies_carry_their_fields) {
   EXPECT_EQ(std::string(l.getResourceVersion().cStr()), "777");
 
   EXPECT_EQ(make_tick_body()->kind(), journal::RecordKind::kTick);
+}
+
+// The fold applies rounds as read_round_kept gives them, without the reasons of unit decisions:
+// what a decision's apply records must not come from its reason. An invalidQuantities report folded
+// from its record is not reported again (on a real API server it was, every round).
+TEST(RoundWire, an_invalid_quantities_report_folded_from_its_record_is_not_decided_again) {
+  Scheduler s;
+  s.advance_to(1'000'000'000);
+  schema::ElasticQuota quota;
+  quota.metadata.name = "team-a";
+  quota.metadata.namespace_ = "default";
+  quota.metadata.uid = "uid-quota";
+  quota.spec.max = {{"cpu", "4"}};
+  s.apply_object(schema::WatchedObject(quota), false);
+  schema::Queue queue;
+  queue.metadata.name = "team-a";
+  queue.metadata.namespace_ = "koord-queue";
+  queue.metadata.uid = "uid-queue";
+  s.apply_object(schema::WatchedObject(queue), false);
+  schema::QueueUnit unit;
+  unit.metadata.name = "bad";
+  unit.metadata.namespace_ = "default";
+  unit.metadata.uid = "uid-bad";
+  unit.metadata.resource_version = "100";
+  unit.metadata.labels["quota.scheduling.koordinator.sh/name"] = "team-a";
+  unit.spec.resource = {{"cpu", "abc"}};
+  s.apply_object(schema::WatchedObject(unit), false);
+
+  const auto decisions = s.decide();
+  ASSERT_EQ(std::count_if(decisions.begin(), decisions.end(),
+                          [](const Decision& d) { return d.kind == DecisionKind::kInvalidQuantities; }),
+            1);
+  auto body = make_round_body(3, decisions);
+  auto kept = read_round_kept(body->record().asReader().getBody().getRound());
+  ASSERT_TRUE(kept.ok()) << kept.message();
+  s.apply_round(4, std::move(kept).value());
+  const auto again = s.decide();
+  EXPECT_TRUE(std::none_of(again.begin(), again.end(),
+                           [](const Decision& d) { return d.kind == DecisionKind::kInvalidQuantities; }));
 }
 
 }  // namespace KOORDQ_TEST_LOCAL
