@@ -244,6 +244,13 @@ for o in "${overlays[@]}"; do
     fi
   done
 done
+# The Koord-Queue drop-in layout (kubectl >= 1.21 renders it) is accepted too.
+if "$newest" kustomize "$ops/kubernetes/overlays/koord-queue-compat" >"$scratch/compat.yaml" 2>"$err"; then
+  check "$(basename "$newest") apply --dry-run=server of overlays/koord-queue-compat" \
+    "$newest" apply --dry-run=server -f "$scratch/compat.yaml"
+else
+  fail "$(basename "$newest") kustomize overlays/koord-queue-compat"
+fi
 # The PodMonitor keeps every field it sets (the fixture's schema prunes unknown ones).
 kc apply --dry-run=server -o json -f "$(render overlays/podmonitor)" >"$scratch/pm.json" 2>"$err"
 check "the PodMonitor survives the API server unchanged" jq_true '
