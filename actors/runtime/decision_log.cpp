@@ -29,8 +29,11 @@ void log_queue_settings(const std::string& queue, const QueueSettings& s, bool c
 void log_round(uint64_t round_seq, const std::vector<Decision>& decisions) {
   for (size_t i = 0; i < decisions.size(); ++i) {
     const Decision& d = decisions[i];
-    KQ_V(3)("round {} decision {} ({}): {}", round_seq, i, decision_kind_name(d.kind), d.reason);
     const auto* unit = std::get_if<UnitRef>(&d.target);
+    // §20 level 3: every attempt with its unit, queue, outcome and message.
+    KQ_V(3)
+    ("round {} decision {} ({}) {}{}: {}", round_seq, i, decision_kind_name(d.kind),
+     unit != nullptr ? unit_name(*unit) + " in queue " : std::string("queue "), queue_of(d), d.reason);
     if (unit == nullptr || d.victims.empty()) continue;
     if (d.kind == DecisionKind::kPreempt) {
       KQ_V(2)

@@ -3,7 +3,7 @@
 //   --v=1  a queue's construction or change of policy, wait-for-pods-running, max-depth and
 //          preemption; every preemption round with its victims
 //   --v=2  each preemption decision (a victim marked)
-//   --v=3  every decision of a round, with its kind and reason
+//   --v=3  every decision of a round: its kind, unit (or queue), queue and reason
 #pragma once
 
 #include <cstdint>

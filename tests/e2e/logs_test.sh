@@ -15,7 +15,7 @@ count() { grep -cE "$2" "$scratch/v$1.log"; }
 constructed='\] queue team-nlp constructed: policy Block, wait-for-pods-running false, max-depth 20, preemption disabled$'
 preemption_round='\] preemption round in queue team-speech for [a-z0-9-]+/[a-z0-9-]+: victims \[[a-z0-9-]+/[a-z0-9-]+ \([0-9]+ replicas\)'
 victim_marked='\] preemption in queue team-speech: [a-z0-9-]+/[a-z0-9-]+ marked for reclaim \([0-9]+ replicas\): Preempted by '
-decision='\] round [0-9]+ decision [0-9]+ \(admit\): '
+decision='\] round [0-9]+ decision [0-9]+ \(admit\) [a-z0-9-]+/[a-z0-9-]+ in queue team-[a-z]+: Dequeued because '
 
 for v in 0 1 2 3; do
   (cd "$scratch" && timeout 300 "$koordq" serve --simulate --simulate-clock virtual --seed 3 --simulate-duration 120s \
