@@ -343,19 +343,30 @@ class ClusterLoop {
           w.observed_phase = u->second.object.status.phase;
           w.observed_spec = u->second.object.spec;
           w.observed_labels = u->second.object.metadata.labels;
+          // After koordq's own landed status write when the watch has not yet shown it.
+          w.resource_version = u->second.pending_written_rv.empty() ? u->second.object.metadata.resource_version
+                                                                    : u->second.pending_written_rv;
           if (u->second.backoff_until) w.backoff_ns = std::max<int64_t>(*u->second.backoff_until - s.now(), 0);
         }
         unit_writes.push_back(std::move(w));
       }
     });
+    std::vector<kube::QueueWriteJob> queue_writes;
+    engine_.read_state([&](const actors::Scheduler& s, uint64_t) {
+      for (uint32_t i = 0; i < decisions.size(); ++i) {
+        const actors::Decision& d = decisions[i];
+        if (!d.queue_write) continue;
+        const auto* ref = std::get_if<actors::QueueRef>(&d.target);
+        if (ref == nullptr) continue;
+        kube::QueueWriteJob job{ref->name, *d.queue_write, "", round_seq, i};
+        if (auto q = s.queues().find(ref->name); q != s.queues().end()) {
+          job.resource_version = q->second.object.metadata.resource_version;  // the precondition
+        }
+        queue_writes.push_back(std::move(job));
+      }
+    });
     for (auto& w : unit_writes) writer_->submit(std::move(w));
-    for (uint32_t i = 0; i < decisions.size(); ++i) {
-      const actors::Decision& d = decisions[i];
-      if (!d.queue_write) continue;
-      const auto* ref = std::get_if<actors::QueueRef>(&d.target);
-      if (ref == nullptr) continue;
-      writer_->submit(kube::QueueWriteJob{ref->name, *d.queue_write, round_seq, i});
-    }
+    for (auto& job : queue_writes) writer_->submit(std::move(job));
     record_events(round_seq, decisions);
   }
 
@@ -528,8 +539,12 @@ int run_cluster(const ServeOptions& options) {
   }
 
   ClusterInbox inbox;
+  // §19: the elector opens it on every renewal and closes it when leading ends; the writers check
+  // it immediately before each request leaves, so they stop at once, not through the inbox.
+  kube::WriteFence fence;
   kube::ApiWriterOptions writer_options;
   writer_options.queue_namespace = options.queue_namespace;
+  writer_options.fence = &fence;
   writer_options.now = wall_now;
   writer_options.on_outcome = [&inbox](const actors::Outcome& o) {
     LoopInput in;
@@ -541,17 +556,20 @@ int run_cluster(const ServeOptions& options) {
     return std::make_unique<kube::ApiWriter>(api_client, writer_options);
   };
   kube::LeaderElectionOptions election = election_options_of(options);
+  election.fence = &fence;
   kube::EventRecorderOptions recorder_options;
   recorder_options.reporting_instance = election.identity;
   recorder_options.now = wall_now;
   recorder_options.on_outcome = writer_options.on_outcome;
+  kube::EventRecorderOptions own_pod_recorder_options = recorder_options;
+  recorder_options.fence = &fence;
   auto recorders = [&api_client, recorder_options] {
     return std::make_unique<kube::EventRecorder>(api_client, recorder_options);
   };
-  // §13.1: JournalQuarantined on the replica's own Pod, leader or not.
+  // §13.1: JournalQuarantined on the replica's own Pod, leader or not (so not fenced).
   std::unique_ptr<kube::EventRecorder> quarantine_recorder;
   if (const auto& q = j.open_report().quarantined; q && !election.pod_name.empty()) {
-    quarantine_recorder = recorders();
+    quarantine_recorder = std::make_unique<kube::EventRecorder>(api_client, own_pod_recorder_options);
     actors::KubeEvent e;
     e.involved_object = {"Pod", "v1", election.pod_namespace, election.pod_name, ""};
     e.warning = true;

@@ -261,6 +261,11 @@ struct HttpClient::Impl {
         if (!opened.ok()) return opened.error();
         connection = std::move(*opened);
       }
+      // The last moment before the request leaves: connecting and the rate limit can take long.
+      if (Status admitted = request.fence.admits(); !admitted.ok()) {
+        give_back(std::move(connection));
+        return admitted.error();
+      }
       connection->tcp().expires_after(options.read_timeout);
       error_code ec = with_stream(*connection, [&](auto& stream) {
         return run(*connection, cancellation, [&](auto handler) { http::async_write(stream, message, handler); });
@@ -366,6 +371,10 @@ Result<Response> HttpClient::send(const Request& request, Cancellation* cancella
     if (!impl.wait_for_token(cancellation)) return make_error(impl.what(request) + ": cancelled");
     Clock::time_point start = Clock::now();
     Result<Response> response = impl.attempt(request, cancellation);
+    // Held back by the fence (not sent, so not counted as a request), or failed as it closed.
+    if (Status admitted = request.fence.admits(); !response.ok() && !admitted.ok()) {
+      return make_error(impl.what(request) + ": " + admitted.message());
+    }
     impl.observe(request, response.ok() ? std::to_string(response->status) : "<error>", start);
     if (cancellation != nullptr && cancellation->cancelled()) return make_error(impl.what(request) + ": cancelled");
     AttemptOutcome outcome;

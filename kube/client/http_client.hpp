@@ -16,6 +16,7 @@
 #include "kube/client/cancellation.hpp"
 #include "kube/client/client_config.hpp"
 #include "kube/client/retry_policy.hpp"
+#include "kube/client/write_fence.hpp"
 
 namespace koordq::kube {
 
@@ -54,6 +55,9 @@ struct Request {
   std::string content_type;
   // The body carries a metadata.resourceVersion precondition: a PATCH may then be retried.
   bool has_precondition = false;
+  // A leader's write: checked immediately before each attempt is written to the connection; once
+  // it admits nothing the request ends unsent with its error, and is not retried.
+  FencePass fence;
 };
 
 struct Response {

@@ -44,7 +44,8 @@ std::string event_name(const std::string& involved_name, uint64_t seq, uint32_t 
 EventRecorder::EventRecorder(HttpClient& client, EventRecorderOptions options)
     : client_(client),
       options_(std::move(options)),
-      correlator_(kEventComponent, options_.reporting_instance, options_.correlator) {
+      correlator_(kEventComponent, options_.reporting_instance, options_.correlator),
+      pass_(FencePass::of_current_reign(options_.fence)) {
   if (!options_.now) options_.now = system_now;
   worker_ = std::thread([this] { run(); });
 }
@@ -139,8 +140,14 @@ void EventRecorder::write(const Queued& queued) {
       request.target = events_path(body.namespace_);
       request.body = event_create_body(body);
     }
+    request.fence = pass_;
     Result<Response> answer = client_.send(request, &cancellation_);
     if (cancellation_.cancelled()) return;
+    if (!answer.ok() && pass_.closed()) {
+      KQ_V(2)
+      ("event {} on {} {}/{} dropped: {}", event.reason, object.kind, object.namespace_, object.name, answer.message());
+      return;
+    }
     if (answer.ok() && update && answer->status == 404) {  // the event expired: create it anew
       update = false;
       continue;

@@ -21,6 +21,7 @@
 #include "actors/core/scheduler.hpp"
 #include "kube/client/cancellation.hpp"
 #include "kube/client/http_client.hpp"
+#include "kube/client/write_fence.hpp"
 #include "kube/events/event_correlator.hpp"
 
 namespace koordq::kube {
@@ -46,6 +47,9 @@ struct EventRecorderOptions {
   int max_retries = 12;
   size_t max_queued = 1000;  // events waiting beyond this are dropped (logged), as client-go's broadcaster does
   CorrelatorSettings correlator;
+  // The leader's fence (write_fence.hpp): events of the reign the recorder was made in; once it
+  // admits nothing, events are dropped unsent. Empty: unfenced (the replica's own Pod's events).
+  const WriteFence* fence = nullptr;
 };
 
 class EventRecorder {
@@ -72,6 +76,7 @@ class EventRecorder {
   HttpClient& client_;
   EventRecorderOptions options_;
   EventCorrelator correlator_;  // the worker's only
+  FencePass pass_;
   Cancellation cancellation_;
   std::mutex mutex_;
   std::condition_variable wake_;

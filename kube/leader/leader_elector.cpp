@@ -95,6 +95,7 @@ void LeaderElector::release() {
     paused_ = true;
     ++releases_;
     leading_ = false;
+    close_fence();
     if (in_flight_ != nullptr && in_flight_ends_on_release_) in_flight_->cancel();
   }
   wake_.notify_all();
@@ -112,6 +113,7 @@ void LeaderElector::stop() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
+    close_fence();
     if (in_flight_ != nullptr) in_flight_->cancel();
   }
   wake_.notify_all();
@@ -211,6 +213,7 @@ LeaderElector::Reign LeaderElector::lead(uint64_t releases) {
     if (!labelled.ok() && !interrupted) {
       KQ_LOG_ERROR("leader label not set within {} ms: {}; releasing the lease", options_.label_set_timeout.count(),
                    labelled.message());
+      close_fence();
       if (options_.enabled) release_lease();
       report_transition();
       if (callbacks_.on_fatal) {
@@ -225,14 +228,17 @@ LeaderElector::Reign LeaderElector::lead(uint64_t releases) {
       std::lock_guard lock(mutex_);
       interrupted = stopping_ || releases_ != releases;
       if (!interrupted) leading_ = true;
+      if (!interrupted && !options_.enabled && options_.fence != nullptr) options_.fence->open_indefinitely();
     }
     if (!interrupted && callbacks_.on_started_leading) callbacks_.on_started_leading();
     while (!interrupted) {
       if (!pause(options_.retry_period, releases)) break;
       if (options_.enabled && !renew_within_deadline(releases)) {
         if (stopping() || released()) break;
-        // Deciding stops at once; the label removal (at most 5 s) follows, and stop() waits for it.
+        // Deciding and writing stop at once; the label removal (at most 5 s) follows, and stop()
+        // waits for it.
         leading_ = false;
+        close_fence();
         KQ_LOG_INFO("stopped leading");
         if (callbacks_.on_stopped_leading) callbacks_.on_stopped_leading();
         if (has_pod) (void)patch_label(false, options_.label_remove_timeout, Interrupt::kNever);
@@ -242,6 +248,7 @@ LeaderElector::Reign LeaderElector::lead(uint64_t releases) {
   }
   // Released or stopped: the label goes first, so nothing points at a leader that has given up.
   leading_ = false;
+  close_fence();
   if (announced) {
     KQ_LOG_INFO("stopped leading");
     if (has_pod) (void)patch_label(false, options_.label_remove_timeout, Interrupt::kNever);
@@ -268,7 +275,20 @@ bool LeaderElector::renew_within_deadline(uint64_t releases) {
   }
 }
 
+void LeaderElector::extend_fence(WriteFence::Clock::time_point started) {
+  if (options_.fence == nullptr) return;
+  std::lock_guard lock(mutex_);
+  if (stopping_ || paused_) return;
+  options_.fence->open_until(started + options_.renew_deadline);
+}
+
+void LeaderElector::close_fence() {
+  if (options_.fence != nullptr) options_.fence->close();
+}
+
 bool LeaderElector::try_acquire_or_renew(milliseconds timeout) {
+  // Before anything is sent: the renewal counts from no later than the renewTime it writes.
+  const auto started = options_.fence != nullptr ? options_.fence->now() : steady_clock::now();
   const int64_t now = options_.now();
   const std::string& ns = options_.lease_namespace;
   const std::string& name = options_.lease_name;
@@ -289,6 +309,7 @@ bool LeaderElector::try_acquire_or_renew(milliseconds timeout) {
     observed_.observe(record, now);
     transitions_.store(observed_.record().lease_transitions);
     observed_object_ = created->body;
+    extend_fence(started);
     return true;
   }
   if (!got.ok() || !got->ok()) {
@@ -330,6 +351,7 @@ bool LeaderElector::try_acquire_or_renew(milliseconds timeout) {
   observed_.observe(record, now);
   transitions_.store(observed_.record().lease_transitions);
   observed_object_ = updated->body;
+  extend_fence(started);
   return true;
 }
 

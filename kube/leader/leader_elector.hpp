@@ -29,6 +29,7 @@
 
 #include "kube/client/cancellation.hpp"
 #include "kube/client/http_client.hpp"
+#include "kube/client/write_fence.hpp"
 #include "kube/leader/lease_record.hpp"
 
 namespace koordq::kube {
@@ -49,6 +50,10 @@ struct LeaderElectionOptions {
   std::chrono::milliseconds label_remove_timeout{5000};  // best effort
   std::chrono::milliseconds label_retry_interval{500};
   std::chrono::minutes guard_log_interval{1};
+  // The writers' fence (write_fence.hpp), when given: opened on every successful acquire or
+  // renewal until that attempt's start + renew_deadline by the fence's monotonic clock (for good
+  // with --leader-elect=false), closed the moment leading ends (lost, release(), stop()).
+  WriteFence* fence = nullptr;
 };
 
 struct LeaderCallbacks {
@@ -96,6 +101,10 @@ class LeaderElector {
   void run();
   Reign lead(uint64_t releases);
   bool try_acquire_or_renew(std::chrono::milliseconds timeout);
+  // A Lease write that started at `started` (the fence's clock) succeeded: writes may leave until
+  // started + renew deadline, unless stop() or release() came meanwhile.
+  void extend_fence(WriteFence::Clock::time_point started);
+  void close_fence();
   bool renew_within_deadline(uint64_t releases);
   void report_transition();
   bool legacy_lease_free();

@@ -30,6 +30,9 @@ struct UnitWrite {
   uint32_t decision_index = 0;
   std::optional<actors::StatusPatch> status;
   std::optional<std::string> spec_queue;
+  // The unit's resourceVersion as the decision saw it (after koordq's own landed writes): the
+  // spec.queue patch's precondition when no status write of this write precedes it.
+  std::string resource_version;
   uint64_t spec_queue_seq = 0;  // the decision spec_queue came from (a replaced write's, taken over)
   uint32_t spec_queue_index = 0;
   bool changes_phase = false;  // sets phase, admissions or admissionChecks

@@ -40,6 +40,16 @@ class Body {
     end();
   }
 
+  // `"metadata":{"resourceVersion":"<rv>"}`, the precondition of a merge patch; nothing when empty.
+  void resource_version(std::string_view rv) {
+    if (rv.empty()) return;
+    key("metadata");
+    start();
+    key("resourceVersion");
+    string(rv);
+    end();
+  }
+
   std::string take() { return std::string(buffer_.GetString(), buffer_.GetSize()); }
 
  private:
@@ -123,20 +133,23 @@ Request status_patch_request(const actors::UnitRef& unit, const actors::StatusPa
                !resource_version.empty());
 }
 
-Request spec_queue_patch_request(const actors::UnitRef& unit, const std::string& queue) {
+Request spec_queue_patch_request(const actors::UnitRef& unit, const std::string& queue,
+                                 std::string_view resource_version) {
   Body b;
   b.start();
+  b.resource_version(resource_version);
   b.key("spec");
   b.start();
   b.key("queue");
   b.string(queue);
   b.end();
   b.end();
-  return patch(queue_unit_path(unit.namespace_, unit.name), b.take());
+  return patch(queue_unit_path(unit.namespace_, unit.name), b.take(), !resource_version.empty());
 }
 
 Request queue_write_request(const std::string& queue_namespace, const std::string& name,
-                            const actors::QueueWrite& write) {
+                            const actors::QueueWrite& write, std::string_view resource_version) {
+  const bool precondition = !resource_version.empty();
   if (const auto* create = std::get_if<schema::Queue>(&write)) {
     schema::Queue queue = *create;
     queue.metadata.name = name;
@@ -157,22 +170,43 @@ Request queue_write_request(const std::string& queue_namespace, const std::strin
     Request r;
     r.verb = Verb::kDelete;
     r.target = queue_path(queue_namespace, name);
+    if (precondition) {
+      Body options;
+      options.start();
+      options.key("apiVersion");
+      options.string("v1");
+      options.key("kind");
+      options.string("DeleteOptions");
+      options.key("preconditions");
+      options.start();
+      options.key("resourceVersion");
+      options.string(resource_version);
+      options.end();
+      options.end();
+      r.body = options.take();
+      r.content_type = "application/json";
+    }
     return r;
   }
   Body b;
   b.start();
   if (const auto* details = std::get_if<schema::QueueItemDetails>(&write)) {
+    b.resource_version(resource_version);
     b.key("status");
     b.start();
     b.key("queueItemDetails");
     b.raw(schema::encode_queue_item_details_json(*details), rapidjson::kObjectType);
     b.end();
     b.end();
-    return patch(queue_path(queue_namespace, name) + "/status", b.take());
+    return patch(queue_path(queue_namespace, name) + "/status", b.take(), precondition);
   }
   if (const auto* usage = std::get_if<actors::UsageAnnotations>(&write)) {
     b.key("metadata");
     b.start();
+    if (precondition) {
+      b.key("resourceVersion");
+      b.string(resource_version);
+    }
     b.key("annotations");
     b.start();
     for (const auto& [k, v] : *usage) {
@@ -189,16 +223,20 @@ Request queue_write_request(const std::string& queue_namespace, const std::strin
       b.string(*qp->queue_policy);
       b.end();
     }
-    if (!qp->labels.empty() || !qp->annotations.empty()) {
+    if (!qp->labels.empty() || !qp->annotations.empty() || precondition) {
       b.key("metadata");
       b.start();
+      if (precondition) {
+        b.key("resourceVersion");
+        b.string(resource_version);
+      }
       b.map_patch("labels", qp->labels);
       b.map_patch("annotations", qp->annotations);
       b.end();
     }
   }
   b.end();
-  return patch(queue_path(queue_namespace, name), b.take());
+  return patch(queue_path(queue_namespace, name), b.take(), precondition);
 }
 
 }  // namespace koordq::kube

@@ -8,6 +8,7 @@ koordq_gtest(kube_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/kube_client_policy_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/kube_watch_stream_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/kube_http_client_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/kube_write_fence_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/kube_object_watch_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/kube_leader_lease_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/kube_leader_elector_test.cpp

@@ -1,12 +1,16 @@
 // kube/writer: the request bodies of the leader's writes (behaviour.md §7.3, §14), the coalescing
 // write queue of §7.6, and the writer's answers to 200/409/404/429/4xx against a scripted server.
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "kube/client/write_fence.hpp"
 #include "kube/writer/api_writer.hpp"
 #include "kube/writer/unit_write_queue.hpp"
 #include "kube/writer/write_bodies.hpp"
@@ -63,7 +67,7 @@ TEST(WriteBodies, a_failure_write_leaves_phase_and_admissions_alone_and_an_empti
 }
 
 TEST(WriteBodies, spec_queue_and_the_queue_writes) {
-  Request q = spec_queue_patch_request(unit_ref(), "team-a");
+  Request q = spec_queue_patch_request(unit_ref(), "team-a", "");
   EXPECT_EQ(q.target, "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/default/queueunits/job1");
   EXPECT_EQ(q.body, R"({"spec":{"queue":"team-a"}})");
   EXPECT_FALSE(q.has_precondition);
@@ -102,6 +106,46 @@ TEST(WriteBodies, spec_queue_and_the_queue_writes) {
   Request del = queue_write_request("koord-queue", "team-a", actors::QueueDelete{});
   EXPECT_EQ(del.verb, Verb::kDelete);
   EXPECT_EQ(del.target, "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/koord-queue/queues/team-a");
+}
+
+TEST(WriteBodies, every_write_that_can_race_carries_the_resource_version_precondition) {
+  Request q = spec_queue_patch_request(unit_ref(), "team-a", "41");
+  EXPECT_EQ(q.body, R"({"metadata":{"resourceVersion":"41"},"spec":{"queue":"team-a"}})");
+  EXPECT_TRUE(q.has_precondition);
+
+  schema::QueueItemDetails details;
+  Request d = queue_write_request("koord-queue", "team-a", details, "77");
+  EXPECT_EQ(d.body,
+            R"({"metadata":{"resourceVersion":"77"},"status":{"queueItemDetails":{"active":[],"backoff":[]}}})");
+  EXPECT_TRUE(d.has_precondition);
+
+  Request u = queue_write_request("koord-queue", "team-a",
+                                  actors::UsageAnnotations{{"alibabacloud.com/queue-used", "{}"}}, "77");
+  EXPECT_EQ(u.body, R"({"metadata":{"resourceVersion":"77","annotations":{"alibabacloud.com/queue-used":"{}"}}})");
+  EXPECT_TRUE(u.has_precondition);
+
+  actors::QueuePatch patch;
+  patch.queue_policy = "Priority";
+  Request p = queue_write_request("koord-queue", "team-a", patch, "77");
+  EXPECT_EQ(p.body, R"({"spec":{"queuePolicy":"Priority"},"metadata":{"resourceVersion":"77"}})");
+  EXPECT_TRUE(p.has_precondition);
+
+  Request del = queue_write_request("koord-queue", "team-a", actors::QueueDelete{}, "77");
+  EXPECT_EQ(del.body, R"({"apiVersion":"v1","kind":"DeleteOptions","preconditions":{"resourceVersion":"77"}})");
+  EXPECT_EQ(del.content_type, "application/json");
+
+  Request c = queue_write_request("koord-queue", "team-a", schema::Queue{}, "77");
+  EXPECT_FALSE(c.has_precondition) << "a create races by AlreadyExists";
+  EXPECT_THAT(c.body, ::testing::Not(HasSubstr("77")));
+}
+
+bool eventually_true(const std::function<bool()>& condition) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
 }
 
 UnitWrite write_for(const std::string& name, bool changes_phase, bool failure = false, uint64_t seq = 1) {
@@ -292,7 +336,8 @@ TEST_F(ApiWriterTest, a_landed_admission_reports_its_resource_version_then_patch
   ASSERT_EQ(received.size(), 2u);
   EXPECT_EQ(received[0].method, "PATCH");
   EXPECT_THAT(received[0].body, HasSubstr(R"("resourceVersion":"10")"));
-  EXPECT_EQ(received[1].body, R"({"spec":{"queue":"team-a"}})");
+  EXPECT_EQ(received[1].body, R"({"metadata":{"resourceVersion":"11"},"spec":{"queue":"team-a"}})")
+      << "on the object the status write produced";
 }
 
 TEST_F(ApiWriterTest, a_conflict_on_a_unit_that_still_waits_repeats_the_write_on_the_fresh_object) {
@@ -378,8 +423,46 @@ TEST_F(ApiWriterTest, a_spec_queue_patch_answered_503_is_sent_again_without_the_
   auto received = server_.received();
   ASSERT_EQ(received.size(), 3u);
   EXPECT_THAT(received[0].body, HasSubstr("status"));
-  EXPECT_EQ(received[1].body, R"({"spec":{"queue":"team-a"}})");
-  EXPECT_EQ(received[2].body, R"({"spec":{"queue":"team-a"}})");
+  EXPECT_EQ(received[1].body, R"({"metadata":{"resourceVersion":"11"},"spec":{"queue":"team-a"}})");
+  EXPECT_EQ(received[2].body, R"({"metadata":{"resourceVersion":"11"},"spec":{"queue":"team-a"}})");
+}
+
+TEST_F(ApiWriterTest, a_spec_queue_conflict_repeats_on_the_fresh_unit_while_spec_and_labels_are_as_seen) {
+  server_.script({{http_reply(200, unit_json("11", "Dequeued"))}});
+  server_.script({{http_reply(409, R"({"kind":"Status","code":409})")}});
+  server_.script({{http_reply(200, unit_json("13", "Dequeued"))}});  // GET: only the status moved on
+  server_.script({{http_reply(200, unit_json("14", "Dequeued"))}});
+  auto c = client();
+  ApiWriter writer(*c, options());
+  writer.submit(admission());
+  auto out = wait_outcomes(2);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[1].write_kind, actors::WriteKind::kSpecQueuePatch);
+  EXPECT_EQ(out[1].result, actors::OutcomeResult::kSuccess);
+  EXPECT_EQ(out[1].resource_version, "14");
+  auto received = server_.received();
+  ASSERT_EQ(received.size(), 4u);
+  EXPECT_EQ(received[2].method, "GET");
+  EXPECT_EQ(received[3].body, R"({"metadata":{"resourceVersion":"13"},"spec":{"queue":"team-a"}})");
+  EXPECT_EQ(writer.stats().repeated.load(), 1u);
+}
+
+TEST_F(ApiWriterTest, a_spec_queue_conflict_on_a_changed_spec_is_abandoned) {
+  server_.script({{http_reply(409, R"({"kind":"Status","code":409})")}});
+  server_.script({{http_reply(200, unit_json("13", "Dequeued", 9))}});  // GET: the spec changed
+  auto c = client();
+  ApiWriter writer(*c, options());
+  UnitWrite w = admission();
+  w.status.reset();  // spec.queue alone, on the decision's view of the unit
+  w.resource_version = "10";
+  writer.submit(w);
+  auto out = wait_outcomes(1);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].write_kind, actors::WriteKind::kSpecQueuePatch);
+  EXPECT_EQ(out[0].result, actors::OutcomeResult::kConflict);
+  auto received = server_.received();
+  ASSERT_EQ(received.size(), 2u);
+  EXPECT_EQ(received[0].body, R"({"metadata":{"resourceVersion":"10"},"spec":{"queue":"team-a"}})");
 }
 
 TEST_F(ApiWriterTest, a_spec_queue_patch_behind_a_failed_status_write_is_answered_unknown) {
@@ -399,11 +482,46 @@ TEST_F(ApiWriterTest, a_spec_queue_patch_behind_a_failed_status_write_is_answere
   EXPECT_EQ(server_.received().size(), 1u);  // the spec.queue patch was not sent
 }
 
+std::string queue_json(const std::string& rv) {
+  return R"({"metadata":{"name":"team-a","namespace":"koord-queue","resourceVersion":")" + rv + R"("}})";
+}
+
+TEST_F(ApiWriterTest, queue_patches_chain_their_own_resource_versions_and_repeat_on_a_fresh_queue_after_a_conflict) {
+  server_.script({{http_reply(200, queue_json("51"))}});
+  server_.script({{http_reply(200, queue_json("52"))}});
+  server_.script({{http_reply(409, R"({"kind":"Status","code":409})")}});
+  server_.script({{http_reply(200, queue_json("60"))}});  // GET: someone else wrote it
+  server_.script({{http_reply(200, queue_json("61"))}});
+  auto c = client();
+  ApiWriter writer(*c, options());
+  const actors::UsageAnnotations usage{{"alibabacloud.com/queue-used", "{}"}};
+  // One round's two writes of the same Queue, both decided on resourceVersion 50.
+  writer.submit(QueueWriteJob{"team-a", usage, "50", 5, 1});
+  writer.submit(QueueWriteJob{"team-a", schema::QueueItemDetails{}, "50", 5, 2});
+  auto out = wait_outcomes(2);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[1].result, actors::OutcomeResult::kSuccess);
+  // A later round, still on 51 (the watch has shown the first write only), meets a conflict.
+  writer.submit(QueueWriteJob{"team-a", usage, "51", 6, 1});
+  out = wait_outcomes(3);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[2].result, actors::OutcomeResult::kSuccess);
+  EXPECT_EQ(out[2].resource_version, "61");
+  auto received = server_.received();
+  ASSERT_EQ(received.size(), 5u);
+  EXPECT_THAT(received[0].body, HasSubstr(R"("resourceVersion":"50")"));
+  EXPECT_THAT(received[1].body, HasSubstr(R"("resourceVersion":"51")")) << "past the writer's own landed write";
+  EXPECT_THAT(received[2].body, HasSubstr(R"("resourceVersion":"52")"));
+  EXPECT_EQ(received[3].method, "GET");
+  EXPECT_EQ(received[3].target, "/apis/scheduling.x-k8s.io/v1alpha1/namespaces/koord-queue/queues/team-a");
+  EXPECT_THAT(received[4].body, HasSubstr(R"("resourceVersion":"60")"));
+}
+
 TEST_F(ApiWriterTest, queue_writes_report_every_answer) {
   server_.script({{http_reply(409, R"({"kind":"Status","reason":"AlreadyExists","code":409})")}});
   auto c = client();
   ApiWriter writer(*c, options());
-  writer.submit(QueueWriteJob{"team-a", schema::Queue{}, 5, 1});
+  writer.submit(QueueWriteJob{"team-a", schema::Queue{}, "", 5, 1});
   auto out = wait_outcomes(1);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].write_kind, actors::WriteKind::kQueueWrite);
@@ -411,6 +529,68 @@ TEST_F(ApiWriterTest, queue_writes_report_every_answer) {
   EXPECT_EQ(out[0].decision_seq, 5u);
   EXPECT_EQ(out[0].decision_index, 1u);
   EXPECT_EQ(std::get<actors::QueueRef>(out[0].target).name, "team-a");
+}
+
+// §19: the writer's fence. A writer made in a reign whose renewal is overdue sends nothing, holds
+// its writes (they leave once a renewal opens the fence again), and drops them all once the reign
+// has ended, even when the next reign opens the fence.
+struct SteppedClock {
+  std::atomic<int64_t> ns{5'000'000'000};
+  WriteFence::Clock::time_point now() const {
+    return WriteFence::Clock::time_point(std::chrono::nanoseconds(ns.load()));
+  }
+};
+
+TEST_F(ApiWriterTest, queued_writes_behind_an_expired_fence_send_nothing_and_leave_after_a_renewal) {
+  SteppedClock clock;
+  WriteFence fence([&clock] { return clock.now(); });
+  fence.open_until(clock.now() + std::chrono::seconds(10));
+  clock.ns += 10'000'000'000;  // exactly renew time + renew deadline
+  auto c = client();
+  auto o = options();
+  o.fence = &fence;
+  ::testing::internal::CaptureStderr();
+  ApiWriter writer(*c, o);
+  writer.submit(admission());
+  UnitWrite second = write_for("job2", true);
+  second.status->resource_version = "20";
+  writer.submit(second);
+  writer.submit(QueueWriteJob{"team-a", actors::UsageAnnotations{{"alibabacloud.com/queue-used", "{}"}}, "", 5, 1});
+  ASSERT_TRUE(eventually_true([&] { return writer.stats().fenced.load() >= 4; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_TRUE(server_.received().empty()) << "nothing left after the fence's deadline";
+  EXPECT_TRUE(wait_outcomes(0).empty());
+  EXPECT_TRUE(eventually_true([&] { return writer.pending() == 3u; })) << "held, as a retry waits";
+
+  for (int i = 0; i < 4; ++i) server_.script({{http_reply(200, unit_json("30", "Dequeued"))}});
+  fence.open_until(clock.now() + std::chrono::seconds(10));  // the lease was renewed after all
+  auto out = wait_outcomes(4);
+  EXPECT_EQ(out.size(), 4u);
+  EXPECT_EQ(server_.received().size(), 4u);
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(),
+              HasSubstr("API writes held back by the leadership fence: PATCH "));
+}
+
+TEST_F(ApiWriterTest, once_the_reign_ends_queued_writes_are_dropped_unsent_even_when_the_next_reign_opens) {
+  SteppedClock clock;
+  WriteFence fence([&clock] { return clock.now(); });
+  fence.open_until(clock.now() + std::chrono::seconds(10));
+  auto c = client();
+  auto o = options();
+  o.fence = &fence;
+  ::testing::internal::CaptureStderr();
+  ApiWriter writer(*c, o);
+  fence.close();  // lost, before the writes came
+  fence.open_indefinitely();
+  writer.submit(admission());
+  writer.submit(QueueWriteJob{"team-a", schema::Queue{}, "", 5, 1});
+  ASSERT_TRUE(eventually_true([&] { return writer.pending() == 0 && writer.stats().fenced.load() >= 1; }));
+  writer.submit(admission());
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_TRUE(server_.received().empty());
+  EXPECT_TRUE(wait_outcomes(0).empty()) << "no outcome: as with stop(), the next start answers unknown";
+  EXPECT_EQ(writer.pending(), 0u);
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(), HasSubstr("queued API writes dropped unsent"));
 }
 
 }  // namespace KOORDQ_TEST_LOCAL
