@@ -1,13 +1,15 @@
 // kube/events' recorder against a local scripted server (behaviour.md §13.2): the POST body, a
 // repeat as PATCH, a PATCH 404 falling back to POST, the rate limit, the combined message, 409
-// dropped, retries of failed writes, stop() dropping what is queued.
+// dropped, retries of failed writes, stop() dropping what is queued, the write fence.
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "kube/client/write_fence.hpp"
 #include "kube/events/event_recorder.hpp"
 #include "tests/support/scripted_http_server.hpp"
 
@@ -267,6 +269,29 @@ TEST(EventRecorder, stop_ends_the_write_in_flight_and_drops_the_queue) {
   recorder.record(failed("o", 3));
   recorder.stop();
   EXPECT_TRUE(f.outcomes.get().empty());
+  EXPECT_EQ(f.server.received().size(), 1u);
+}
+
+// behaviour.md §19: a recorder of a reign that has ended sends nothing (and answers nothing); one
+// of the current reign writes.
+TEST(EventRecorder, sends_nothing_once_its_reign_of_the_write_fence_has_ended) {
+  Fixture f;
+  WriteFence fence;
+  fence.open_indefinitely();
+  EventRecorderOptions options = f.options();
+  options.fence = &fence;
+  EventRecorder old_reign(*f.client, options);
+  fence.close();
+  fence.open_indefinitely();
+  old_reign.record(failed("no quota left", 0x10));
+  std::this_thread::sleep_for(100ms);
+  EXPECT_TRUE(f.server.received().empty());
+  EXPECT_TRUE(f.outcomes.get().empty());
+
+  f.server.script({{http_reply(201, "{}")}});
+  EventRecorder current(*f.client, options);
+  current.record(failed("no quota left", 0x11));
+  ASSERT_TRUE(f.outcomes.wait_for(1));
   EXPECT_EQ(f.server.received().size(), 1u);
 }
 
