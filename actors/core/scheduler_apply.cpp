@@ -730,9 +730,12 @@ void Scheduler::apply_outcome(const Outcome& outcome) {
   if (it == units_.end() || it->second.object.metadata.uid != ref->uid) return;
   UnitState& u = it->second;
   if (outcome.write_kind == WriteKind::kSpecQueuePatch) {
-    // Never sent (its status write failed first) or never answered: a later round writes it again.
-    // A definite error stays as it is: the same write would fail the same way.
-    if (outcome.result == OutcomeResult::kUnknown && u.spec_queue_sent_seq == outcome.decision_seq) {
+    // Never sent (its status write failed first), never answered, or refused by its
+    // resourceVersion precondition on a unit that changed (409): a later round writes it again,
+    // on the unit as the watch then shows it. A definite error stays as it is: the same write
+    // would fail the same way.
+    const bool again = outcome.result == OutcomeResult::kUnknown || outcome.result == OutcomeResult::kConflict;
+    if (again && u.spec_queue_sent_seq == outcome.decision_seq) {
       u.spec_queue_sent.clear();
       u.spec_queue_sent_seq = 0;
       refresh_unit(u, key, false);

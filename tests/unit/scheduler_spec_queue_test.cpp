@@ -1,6 +1,7 @@
 // spec.queue after an admission (behaviour.md §7.3): written once per admission, and written again
 // by a `specQueueRepair` decision when that write was lost — never answered before a restart or a
-// failover, or never sent because its status write failed first — while the unit stays admitted.
+// failover, never sent because its status write failed first, or refused by its precondition —
+// while the unit stays admitted.
 #include <gtest/gtest.h>
 
 #include "tests/support/scheduler_fixture.hpp"
@@ -86,6 +87,19 @@ TEST(SchedulerSpecQueue, a_write_never_answered_before_a_restart_is_decided_agai
   EXPECT_EQ(std::get<actors::UnitRef>(writes[0]->target).uid, t.a.metadata.uid);
   // The repair is out now: the next rounds leave it alone.
   EXPECT_TRUE(spec_queue_writes(t.d.tick(t.d.time + kSec)).empty());
+}
+
+TEST(SchedulerSpecQueue, a_write_refused_by_its_precondition_is_decided_again) {
+  Admitted t;
+  ASSERT_FALSE(::testing::Test::HasFailure());
+  t.status_seen();
+  // 409: the unit changed under the write (kube/writer abandons it when spec or labels differ).
+  t.d.s.apply_outcome(spec_queue_answer(t.admission_round, t.admission, OutcomeResult::kConflict));
+  const auto next = t.d.round();
+  const auto writes = spec_queue_writes(next);
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_EQ(writes[0]->kind, DecisionKind::kSpecQueueRepair);
+  EXPECT_EQ(writes[0]->spec_queue_patch, "team-a");
 }
 
 TEST(SchedulerSpecQueue, an_unknown_answer_for_an_older_write_changes_nothing) {
