@@ -134,6 +134,8 @@ const std::vector<std::vector<std::string>> kEveryFlag = {
     {"--visibility-port", "65535"},
     {"--visibility-tls-cert-file", "tls.crt", "--visibility-tls-key-file", "tls.key"},
     {"--visibility-client-ca-file", "ca.crt"},
+    {"--visibility-requestheader-allowed-names", "front-proxy-client,aggregator"},
+    {"--visibility-apiservice", ""},
     {"--max-connections", "10"},
     {"--max-inflight-timetravel", "1"},
     {"--timetravel-cache-mb", "0"},
