@@ -48,6 +48,15 @@ void read_extra(const ClientAuthConfig& auth, const HttpRequest& request, Authen
   }
 }
 
+// As k8s.io/apiserver's AuthenticatedGroupAdder: every authenticated user is in
+// system:authenticated (the aggregator's own requests, system:aggregator, come without groups).
+void add_authenticated_group(AuthenticatedUser& user) {
+  constexpr std::string_view kAuthenticated = "system:authenticated";
+  if (std::find(user.groups.begin(), user.groups.end(), kAuthenticated) == user.groups.end()) {
+    user.groups.emplace_back(kAuthenticated);
+  }
+}
+
 }  // namespace
 
 std::optional<AuthenticatedUser> authenticate_front_proxy(const ClientAuthConfig& auth, const HttpRequest& request,
@@ -61,6 +70,7 @@ std::optional<AuthenticatedUser> authenticate_front_proxy(const ClientAuthConfig
   if (auth.user_from_certificate) {
     if (peer.common_name.empty()) return std::nullopt;
     user.name = peer.common_name;
+    add_authenticated_group(user);
     return user;
   }
   for (const std::string& header : auth.user_headers) {
@@ -80,6 +90,7 @@ std::optional<AuthenticatedUser> authenticate_front_proxy(const ClientAuthConfig
     }
   }
   read_extra(auth, request, user);
+  add_authenticated_group(user);
   return user;
 }
 

@@ -1,7 +1,8 @@
 // Front-proxy authentication of a visibility API request (behaviour.md §16.1), as
 // k8s.io/apiserver's request-header authenticator does it: the client certificate must be verified
 // against the request-header CA and, when the allowed names are not empty, carry one of them as its
-// CN; the user, groups and extra come from the configured headers. A request with no user header
+// CN; the user, groups and extra come from the configured headers, and every authenticated user is
+// in the group system:authenticated. A request with no user header
 // is unauthenticated whatever its certificate: the CN never becomes the user, and koordq has no
 // anonymous user (401, as kube-apiserver with --anonymous-auth=false).
 #pragma once

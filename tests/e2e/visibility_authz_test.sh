@@ -4,7 +4,9 @@
 # with the shipped RBAC (ops/kubernetes/base/rbac.yaml) and sets the caBundle of an APIService that
 # has neither a caBundle nor insecureSkipTLSVerify, so the aggregator verifies it; a tenant
 # (ServiceAccount tenant-a/reader with a Role in tenant-a only) reads tenant-a's units of a queue
-# with `kubectl get --raw` and gets 403 in tenant-b and cluster-wide; the admin reads everything.
+# with `kubectl get --raw` and gets 403 in tenant-b and cluster-wide (from kube-apiserver, which
+# authorizes before proxying, and from koordq itself when reached directly with the front-proxy
+# certificate); the admin reads everything.
 # As aggregation_test.sh, inside `unshare -n` so that the Endpoints may carry 192.0.2.10.
 # Usage: visibility_authz_test.sh path/to/koordq   (as root: unshare -n and ip addr need it)
 set -uo pipefail
@@ -154,7 +156,28 @@ fi
 if tenant "$V/queues"; then fail "tenant: the queue list answered 200"; else
   check "tenant: the queue list is 403" grep -qi 'forbidden' "$err"
 fi
-check "koordq logged the tenant's forbidden request with its user" grep -q \
+
+# kube-apiserver authorizes a request before its aggregator proxies it, so the refusals above come
+# from it; koordq decides again on its own (for whoever reaches it with the front-proxy certificate).
+# The tenant's user and groups as the aggregator forwards them, sent to koordq directly:
+jq -r '.spec.caBundle | @base64d' "$scratch/apiservice.json" >"$scratch/ca-bundle.pem"
+direct() { # direct PATH: GET koordq as the tenant with the front-proxy certificate; prints the HTTP code
+  curl -s -o "$out" -w '%{http_code}' --cacert "$scratch/ca-bundle.pem" \
+    --resolve "koordq-visibility.koord-queue.svc:$ext_port:$ext_ip" \
+    --cert "$KOORDQ_FRONT_PROXY_CLIENT_CERT" --key "$KOORDQ_FRONT_PROXY_CLIENT_KEY" \
+    -H 'X-Remote-User: system:serviceaccount:tenant-a:reader' -H 'X-Remote-Group: system:serviceaccounts' \
+    -H 'X-Remote-Group: system:serviceaccounts:tenant-a' -H 'X-Remote-Group: system:authenticated' \
+    "https://koordq-visibility.koord-queue.svc:$ext_port$1"
+}
+code=$(direct "$V/namespaces/tenant-a/queues/team-a/queueunits")
+check "koordq itself: the tenant reads tenant-a's units (HTTP $code)" units_are '["job-a"]'
+code=$(direct "$V/namespaces/tenant-b/queues/team-a/queueunits")
+check "koordq itself: the tenant gets 403 in tenant-b (HTTP $code)" test "$code" = 403
+check "… a Forbidden Status in koordq's words" jq_true '.kind == "Status" and .reason == "Forbidden" and .code == 403
+  and .message == "queues.visibility.koord-queue.x-k8s.io \"team-a\" is forbidden: User \"system:serviceaccount:tenant-a:reader\" cannot get resource \"queues/queueunits\" in API group \"visibility.koord-queue.x-k8s.io\" in the namespace \"tenant-b\""' "$out"
+code=$(direct "$V/queues/team-a/queueunits")
+check "koordq itself: the tenant gets 403 cluster-wide (HTTP $code)" test "$code" = 403
+check "koordq logged the tenant's forbidden requests" grep -q \
   'visibility request from system:serviceaccount:tenant-a:reader forbidden' "$log"
 
 # --- the admin (system:masters) ------------------------------------------------------------------------
@@ -165,7 +188,7 @@ raw "$V/namespaces/tenant-b/queues/team-a/queueunits" && check "admin: tenant-b'
 raw "$V/queues" && check "admin: the queue list" jq_true '.kind == "QueueList"' "$out" || fail "admin: GET $V/queues"
 
 # --- a request that names no user ------------------------------------------------------------------------
-code=$(curl -s -o "$out" -w '%{http_code}' --cacert <(jq -r '.spec.caBundle | @base64d' "$scratch/apiservice.json") \
+code=$(curl -s -o "$out" -w '%{http_code}' --cacert "$scratch/ca-bundle.pem" \
   --resolve "koordq-visibility.koord-queue.svc:$ext_port:$ext_ip" --cert "$KOORDQ_FRONT_PROXY_CLIENT_CERT" \
   --key "$KOORDQ_FRONT_PROXY_CLIENT_KEY" "https://koordq-visibility.koord-queue.svc:$ext_port$V/queues")
 check "the front-proxy certificate without X-Remote-User is 401, not its CN (HTTP $code)" test "$code" = 401

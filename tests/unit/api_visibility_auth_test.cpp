@@ -37,6 +37,7 @@ TEST(VisibilityAuth, the_user_and_every_group_come_from_the_configured_headers_i
   auto user = authenticate_front_proxy(configured_headers(), request, verified_peer("front-proxy-client"));
   ASSERT_TRUE(user.has_value());
   EXPECT_EQ(user->name, "alice");
+  // system:authenticated is there once, where the proxy put it.
   EXPECT_EQ(user->groups, (std::vector<std::string>{"system:authenticated", "team-a", "auditors"}));
 }
 
@@ -47,7 +48,7 @@ TEST(VisibilityAuth, the_first_configured_user_header_present_wins) {
   auto user = authenticate_front_proxy(configured_headers(), request, verified_peer("front-proxy-client"));
   ASSERT_TRUE(user.has_value());
   EXPECT_EQ(user->name, "alice");
-  EXPECT_TRUE(user->groups.empty());
+  EXPECT_EQ(user->groups, std::vector<std::string>{"system:authenticated"});  // added, as k8s.io/apiserver does
 }
 
 TEST(VisibilityAuth, without_a_user_header_the_request_is_unauthenticated_whatever_its_certificate) {
@@ -83,7 +84,7 @@ TEST(VisibilityAuth, the_simulations_client_ca_makes_the_cn_the_user) {
   auto user = authenticate_front_proxy(auth, request, verified_peer("koordq-simulate-client"));
   ASSERT_TRUE(user.has_value());
   EXPECT_EQ(user->name, "koordq-simulate-client");
-  EXPECT_TRUE(user->groups.empty());
+  EXPECT_EQ(user->groups, std::vector<std::string>{"system:authenticated"});
   PeerIdentity unverified = verified_peer("koordq-simulate-client");
   unverified.certificate_verified = false;
   EXPECT_FALSE(authenticate_front_proxy(auth, request, unverified));
