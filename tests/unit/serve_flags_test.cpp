@@ -180,6 +180,18 @@ TEST(ServeFlags, every_flag_of_the_table_is_accepted_and_in_the_help) {
   }
 }
 
+// behaviour.md §16.1: the allowed names of --visibility-client-ca-file, and the APIService whose
+// caBundle koordq keeps ("" for none).
+TEST(ServeFlags, visibility_allowed_names_and_apiservice) {
+  const ServeOptions defaults = serve_options({});
+  EXPECT_TRUE(defaults.visibility_requestheader_allowed_names.empty());
+  EXPECT_EQ(defaults.visibility_apiservice, "v1alpha1.visibility.koord-queue.x-k8s.io");
+  const ServeOptions o = serve_options(
+      {"--visibility-requestheader-allowed-names", "front-proxy-client,,aggregator", "--visibility-apiservice="});
+  EXPECT_EQ(o.visibility_requestheader_allowed_names, (std::vector<std::string>{"front-proxy-client", "aggregator"}));
+  EXPECT_EQ(o.visibility_apiservice, "");
+}
+
 TEST(ServeFlags, typed_values) {
   const ServeOptions o =
       serve_options({"--qps=12.5", "--oversellrate", "1.2", "--default-reclaim-protect-time=1m30s",
