@@ -48,6 +48,9 @@ Result<ClientAuthConfig> client_auth_from_configmap(std::string_view configmap_j
   auto groups = string_array(data->value, "requestheader-group-headers");
   if (!groups.ok()) return groups.error();
   if (!groups->empty()) config.group_headers = std::move(*groups);
+  auto extra = string_array(data->value, "requestheader-extra-headers-prefix");
+  if (!extra.ok()) return extra.error();
+  if (!extra->empty()) config.extra_header_prefixes = std::move(*extra);
   return config;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include <arpa/inet.h>
 #include <boost/asio/ssl.hpp>
@@ -156,6 +157,7 @@ Result<std::shared_ptr<TlsMaterial>> TlsMaterial::load(Files files, std::optiona
     material->client_auth_ = std::move(config);
     material->ca_time_ = modified(material->files_.client_ca);
   }
+  std::lock_guard update(material->update_mu_);
   if (Status built = material->rebuild(); !built.ok()) return built.error();
   return material;
 }
@@ -165,8 +167,13 @@ Status TlsMaterial::rebuild() {
     auto context = std::make_shared<ssl::context>(ssl::context::tls_server);
     context->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
                          ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use);
-    context->use_certificate_chain(boost::asio::buffer(serving_.certificate_pem));
-    context->use_private_key(boost::asio::buffer(serving_.key_pem), ssl::context::pem);
+    CertificatePair serving;
+    {
+      std::lock_guard lock(mu_);
+      serving = serving_;
+    }
+    context->use_certificate_chain(boost::asio::buffer(serving.certificate_pem));
+    context->use_private_key(boost::asio::buffer(serving.key_pem), ssl::context::pem);
     std::shared_ptr<const ClientAuthConfig> auth;
     {
       std::lock_guard lock(mu_);
@@ -197,7 +204,28 @@ std::shared_ptr<const ClientAuthConfig> TlsMaterial::client_auth() const {
   return client_auth_;
 }
 
+std::string TlsMaterial::serving_certificate() const {
+  std::lock_guard lock(mu_);
+  return serving_.certificate_pem;
+}
+
+Status TlsMaterial::set_generated_serving(CertificatePair pair) {
+  std::lock_guard update(update_mu_);
+  CertificatePair previous;
+  {
+    std::lock_guard lock(mu_);
+    previous = std::exchange(serving_, std::move(pair));
+  }
+  if (Status built = rebuild(); !built.ok()) {
+    std::lock_guard lock(mu_);
+    serving_ = std::move(previous);
+    return built;
+  }
+  return ok_status();
+}
+
 Status TlsMaterial::set_client_auth(ClientAuthConfig config) {
+  std::lock_guard update(update_mu_);
   std::shared_ptr<const ClientAuthConfig> previous;
   {
     std::lock_guard lock(mu_);
@@ -213,6 +241,7 @@ Status TlsMaterial::set_client_auth(ClientAuthConfig config) {
 }
 
 bool TlsMaterial::reload_if_changed() {
+  std::lock_guard update(update_mu_);
   const auto cert_time = modified(files_.certificate);
   const auto key_time = modified(files_.key);
   const auto ca_time = modified(files_.client_ca);
@@ -223,7 +252,11 @@ bool TlsMaterial::reload_if_changed() {
   cert_time_ = cert_time;
   key_time_ = key_time;
   ca_time_ = ca_time;
-  const CertificatePair previous_serving = serving_;
+  CertificatePair previous_serving;
+  {
+    std::lock_guard lock(mu_);
+    previous_serving = serving_;
+  }
   std::shared_ptr<const ClientAuthConfig> previous_auth = client_auth();
   if (!files_.certificate.empty() && serving_changed) {
     auto cert = read_file(files_.certificate);
@@ -232,6 +265,7 @@ bool TlsMaterial::reload_if_changed() {
       KQ_LOG_ERROR("visibility serving certificate not reloaded: {}", !cert.ok() ? cert.message() : key.message());
       return false;
     }
+    std::lock_guard lock(mu_);
     serving_ = {*cert, *key};
   }
   if (!files_.client_ca.empty() && ca_changed) {
@@ -247,8 +281,8 @@ bool TlsMaterial::reload_if_changed() {
   }
   if (Status built = rebuild(); !built.ok()) {
     KQ_LOG_ERROR("visibility TLS material not reloaded, the previous stays in use: {}", built.message());
-    serving_ = previous_serving;
     std::lock_guard lock(mu_);
+    serving_ = previous_serving;
     client_auth_ = std::move(previous_auth);
     return false;
   }

@@ -44,6 +44,10 @@ struct ClientAuthConfig {
   std::vector<std::string> allowed_names;
   std::vector<std::string> user_headers{"X-Remote-User"};
   std::vector<std::string> group_headers{"X-Remote-Group"};
+  std::vector<std::string> extra_header_prefixes{"X-Remote-Extra-"};
+  // Client-certificate authentication instead of the request headers, as a --client-ca-file of
+  // kube-apiserver: the CN is the user. Only --simulate's own client CA is used so.
+  bool user_from_certificate = false;
 };
 
 class TlsMaterial {
@@ -63,13 +67,22 @@ class TlsMaterial {
   Status set_client_auth(ClientAuthConfig config);
   // Re-reads the files whose modification time changed; true when the material changed.
   bool reload_if_changed();
+  // The serving certificate (chain) in use, PEM: what the APIService's caBundle carries.
+  std::string serving_certificate() const;
+  // Serves `pair` from now on (a generated certificate made again for other hosts); an error
+  // keeps the previous one.
+  Status set_generated_serving(CertificatePair pair);
 
  private:
   TlsMaterial() = default;
+  // Builds the context from serving_ and client_auth_; under update_mu_.
   Status rebuild();
 
+  // Serialises every change (the file watcher, the ConfigMap watch, a new generated pair): the
+  // serving pair, the file times and the rebuild are touched only under it.
+  mutable std::mutex update_mu_;
   Files files_;
-  CertificatePair serving_;
+  CertificatePair serving_;  // written under update_mu_ and mu_, read under either
   std::filesystem::file_time_type cert_time_{}, key_time_{}, ca_time_{};
   mutable std::mutex mu_;
   std::shared_ptr<boost::asio::ssl::context> context_;

@@ -206,19 +206,25 @@ std::string openapi_v2() {
       {"/queues", "QueueList"},
       {"/queues/{name}", "Queue"},
       {"/queues/{name}/queueunits", "QueueUnitsSummary"},
+      {"/namespaces/{namespace}/queues/{name}/queueunits", "QueueUnitsSummary"},
       {"/elasticquotas", "ElasticQuotaList"},
       {"/elasticquotas/{name}", "ElasticQuota"},
       {"/elasticquotas/{name}/queueunits", "QueueUnitsSummary"}};
   out.key("paths").begin_object();
   for (const auto& [path, kind] : paths) {
     out.key(prefix + std::string(path)).begin_object().key("get").begin_object();
-    out.field("operationId",
-              "get" + std::string(kind) + (path.find("{name}") != std::string_view::npos ? "ByName" : ""));
+    const bool namespaced = path.starts_with("/namespaces/");
+    out.field("operationId", std::string(namespaced ? "getNamespaced" : "get") + std::string(kind) +
+                                 (path.find("{name}") != std::string_view::npos ? "ByName" : ""));
     out.key("produces").begin_array().string("application/json").end_array();
     if (path.find("{name}") != std::string_view::npos) {
-      out.key("parameters").begin_array().begin_object();
-      out.field("name", "name").field("in", "path").field("required", true).field("type", "string");
-      out.end_object().end_array();
+      out.key("parameters").begin_array();
+      for (std::string_view parameter : {"namespace", "name"}) {
+        if (parameter == "namespace" && !namespaced) continue;
+        out.begin_object().field("name", parameter).field("in", "path").field("required", true);
+        out.field("type", "string").end_object();
+      }
+      out.end_array();
     }
     out.key("responses").begin_object().key("200").begin_object().field("description", "OK");
     out.key("schema").begin_object().field("$ref",

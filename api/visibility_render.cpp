@@ -146,6 +146,7 @@ void summary_item(JsonOut& out, const SummaryEntry& e) {
 
 bool passes(const UnitState& u, const UnitFilter& filter) {
   if (filter.phases && !filter.phases->count(u.phase)) return false;
+  if (filter.namespace_ && u.object.metadata.namespace_ != *filter.namespace_) return false;
   return !filter.queue || u.quota == *filter.queue;
 }
 
@@ -164,7 +165,7 @@ std::string render_summary(const Scheduler& s, uint64_t revision, const actors::
   size_t waiting_total = 0;
   const size_t first = static_cast<size_t>(page.offset);
   const size_t last = first + static_cast<size_t>(page.limit);
-  if (queue != nullptr && !filter.phases && !filter.queue) {
+  if (queue != nullptr && !filter.phases && !filter.queue && !filter.namespace_) {
     // Unfiltered: the count is the queue's, and only the page's entries are walked to.
     waiting_total = queue->waiting.size();
     auto key = queue->waiting.begin();

@@ -24,6 +24,7 @@ struct PageParams {
 struct UnitFilter {
   std::optional<std::set<actors::Phase>> phases;  // nullopt: every phase
   std::optional<std::string> queue;               // keep units whose queueName equals it
+  std::optional<std::string> namespace_;          // keep units of that namespace (§16.7)
 };
 
 std::string render_queue_list(const actors::Scheduler& s, uint64_t revision, const PageParams& page);

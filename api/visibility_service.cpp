@@ -86,6 +86,32 @@ std::optional<ApiError> VisibilityService::authenticate(const HttpRequest& reque
   return std::nullopt;
 }
 
+// §16.8: 403 with the reason of the review, or 500 when no review could be made.
+std::optional<HttpResponse> VisibilityService::refuse_unauthorized(const AuthenticatedUser& user,
+                                                                   const std::string& path) {
+  if (!context_.authorizer) return std::nullopt;
+  const RequestAttributes attributes = request_attributes_of(path);
+  auto decision = context_.authorizer->authorize(user, attributes);
+  if (!decision.ok()) {
+    KQ_LOG_WARNING("visibility API: cannot authorize {} to {} {}: {}", user.name, attributes.verb, path,
+                   decision.message());
+    return status_response({500, "InternalError",
+                            "the request could not be authorized: " + decision.message() +
+                                "; koordq must reach the API server and may need the right to create "
+                                "subjectaccessreviews.authorization.k8s.io (ClusterRole koordq)"});
+  }
+  if (decision->allowed) return std::nullopt;
+  std::string message = forbidden_message(user.name, attributes);
+  if (!decision->reason.empty()) message += ": " + decision->reason;
+  KQ_V(4)("visibility request from {} forbidden: {}", user.name, message);
+  if (!attributes.resource_request) return status_response({403, "Forbidden", "forbidden: " + message});
+  // errors.NewForbidden's wording: `<resource>.<group> ["<name>"] is forbidden: <message>`.
+  std::string subject = attributes.resource + "." + attributes.group;
+  if (!attributes.name.empty()) subject += " \"" + attributes.name + "\"";
+  return status_response({403, "Forbidden", subject + " is forbidden: " + message},
+                         StatusDetails{attributes.name, attributes.group, attributes.resource});
+}
+
 HttpResponse VisibilityService::handle(const HttpRequest& request, const PeerIdentity& peer) {
   const std::string target(request.target());
   const RequestTarget parsed = parse_target(target);
@@ -105,6 +131,7 @@ HttpResponse VisibilityService::handle(const HttpRequest& request, const PeerIde
   AuthenticatedUser user;
   if (auto refused = authenticate(request, peer, user)) return status_response(*refused);
   KQ_V(4)("visibility request from {} (groups [{}]): GET {}", user.name, fmt::join(user.groups, ", "), target);
+  if (auto refused = refuse_unauthorized(user, parsed.path)) return std::move(*refused);
   HttpResponse response = route(request, target);
   response.set("X-Koordq-Journal", context_.journal_uuid);
   KQ_V(4)("visibility response {} for GET {}: {}", response.result_int(), target, response.body());
@@ -128,7 +155,14 @@ HttpResponse VisibilityService::route(const HttpRequest& request, const std::str
   if (path == "/openapi/v2") return json_response(openapi_v2());
   if (!path.starts_with(kVersionPath + "/")) return status_response(not_found_path());
 
-  const std::vector<std::string_view> parts = split_path(std::string_view(path).substr(kVersionPath.size()));
+  std::vector<std::string_view> parts = split_path(std::string_view(path).substr(kVersionPath.size()));
+  // §16.7: namespaces/<ns>/queues/<name>/queueunits, the queue's units of that namespace only.
+  std::optional<std::string> unit_namespace;
+  if (!parts.empty() && parts[0] == "namespaces") {
+    if (parts.size() != 5 || parts[2] != "queues") return status_response(not_found_path());
+    unit_namespace = std::string(parts[1]);
+    parts.erase(parts.begin(), parts.begin() + 2);
+  }
   if (parts.empty() || parts.size() > 3 || (parts[0] != "queues" && parts[0] != "elasticquotas") ||
       (parts.size() == 3 && parts[2] != "queueunits")) {
     return status_response(not_found_path());
@@ -144,6 +178,7 @@ HttpResponse VisibilityService::route(const HttpRequest& request, const std::str
   }
   if (units) {
     if (auto error = parse_unit_filter(target, filter)) return status_response(*error);
+    filter.namespace_ = unit_namespace;
   }
   PointInTime at;
   if (auto error = parse_point_in_time(target, context_.now(), at)) {

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/decimal_ppm.hpp"
 #include "cmd/serve_flags.hpp"
@@ -39,6 +40,9 @@ std::vector<std::pair<std::string, std::string>> effective_serve_flags(const Ser
       {"--visibility-tls-cert-file", quoted_if_empty(o.visibility_tls_cert_file)},
       {"--visibility-tls-key-file", quoted_if_empty(o.visibility_tls_key_file)},
       {"--visibility-client-ca-file", quoted_if_empty(o.visibility_client_ca_file)},
+      {"--visibility-requestheader-allowed-names",
+       quoted_if_empty(fmt::format("{}", fmt::join(o.visibility_requestheader_allowed_names, ",")))},
+      {"--visibility-apiservice", quoted_if_empty(o.visibility_apiservice)},
       {"--max-connections", std::to_string(o.max_connections)},
       {"--enable-api-handler", boolean(o.enable_api_handler)},
       {"--api-handler-bind-address", o.api_handler_bind_address},

@@ -93,6 +93,17 @@ void read_server_flags(FlagReader& reader, ServeOptions& o) {
                             "give both, or neither for a self-signed certificate"));
   }
   reader.text("--visibility-client-ca-file", o.visibility_client_ca_file);
+  std::string allowed_names;
+  reader.text("--visibility-requestheader-allowed-names", allowed_names);
+  for (size_t start = 0; !allowed_names.empty() && start <= allowed_names.size();) {
+    const size_t comma = allowed_names.find(',', start);
+    const std::string name =
+        allowed_names.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!name.empty()) o.visibility_requestheader_allowed_names.push_back(name);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  reader.text("--visibility-apiservice", o.visibility_apiservice);
   reader.integer("--max-connections", o.max_connections, 1);
   reader.boolean("--enable-api-handler", o.enable_api_handler);
   reader.non_empty_text("--api-handler-bind-address", o.api_handler_bind_address);
@@ -272,6 +283,10 @@ const CommandSpec& serve_command_spec() {
                    {"--visibility-tls-key-file", "", "PATH", "\"\"", "key of --visibility-tls-cert-file"},
                    {"--visibility-client-ca-file", "", "PATH", "\"\"",
                     "CA of client certificates; when empty, taken from the cluster"},
+                   {"--visibility-requestheader-allowed-names", "", "NAMES", "\"\"",
+                    "comma-separated CNs the --visibility-client-ca-file certificates may carry; empty: any"},
+                   {"--visibility-apiservice", "", "NAME", "v1alpha1.visibility.koord-queue.x-k8s.io",
+                    "APIService whose caBundle koordq keeps in step with its serving certificate; \"\": none"},
                    {"--max-connections", "", "N", "1000",
                     "concurrent connections per visibility or debug server (>= 1)"},
                }},

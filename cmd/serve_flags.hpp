@@ -51,7 +51,11 @@ struct ServeOptions {
   uint16_t visibility_port = 8082;
   std::string visibility_tls_cert_file;  // empty: self-signed
   std::string visibility_tls_key_file;
-  std::string visibility_client_ca_file;  // empty: from the cluster
+  std::string visibility_client_ca_file;                            // empty: from the cluster
+  std::vector<std::string> visibility_requestheader_allowed_names;  // with the file; empty: any CN
+  // The APIService whose spec.caBundle koordq keeps in step with its serving certificate (§16.1);
+  // empty: koordq leaves every APIService alone.
+  std::string visibility_apiservice = "v1alpha1.visibility.koord-queue.x-k8s.io";
   int64_t max_connections = 1000;
 
   // Debug API (on at 127.0.0.1 with --simulate)

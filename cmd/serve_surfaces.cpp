@@ -21,6 +21,8 @@ namespace koordq::cmd {
 namespace {
 
 constexpr const char kCertsDir[] = "simulate-certs";
+// The hosts of the certificate a cluster serve generates; the APIService's Service is added (§16.1).
+const std::vector<std::string> kGeneratedHosts = {"localhost", "127.0.0.1"};
 
 // §16.1: serve raises its file-descriptor soft limit to the hard limit.
 void raise_fd_limit() {
@@ -288,19 +290,37 @@ void ServeSurfaces::set_journal_failure(std::optional<std::string> error) {
 Status ServeSurfaces::start_visibility() {
   std::optional<api::CertificatePair> generated;
   std::string client_ca = options_.visibility_client_ca_file;
+  bool simulate_client_ca = false;
   if (options_.simulate) {
     auto certs = ensure_simulate_certificates(options_.journal_dir);
     if (!certs.ok()) return make_error("visibility API certificates: " + certs.message());
     if (options_.visibility_tls_cert_file.empty()) generated = certs->serving;
-    if (client_ca.empty()) client_ca = certs->client_ca_file;
+    if (client_ca.empty()) {
+      client_ca = certs->client_ca_file;
+      simulate_client_ca = true;
+    }
   } else if (options_.visibility_tls_cert_file.empty()) {
-    auto pair = api::generate_certificate({"localhost", {"localhost", "127.0.0.1"}, 365, false, false});
+    auto pair = api::generate_certificate({"localhost", kGeneratedHosts, 365, false, false});
     if (!pair.ok()) return make_error("visibility API self-signed certificate: " + pair.message());
     generated = std::move(*pair);
+  }
+  ca_bundle_keeper_.reset();
+  if (apiservice_client_ != nullptr && !options_.visibility_apiservice.empty()) {
+    ca_bundle_keeper_ = std::make_unique<ApiServiceCaBundleKeeper>(
+        *apiservice_client_, options_.visibility_apiservice,
+        options_.visibility_tls_cert_file.empty() ? kGeneratedHosts : std::vector<std::string>{});
   }
   auto tls = api::TlsMaterial::load({options_.visibility_tls_cert_file, options_.visibility_tls_key_file, client_ca},
                                     std::move(generated));
   if (!tls.ok()) return tls.error();
+  if (!client_ca.empty()) {
+    // §16.1: the file's CA with the allowed names of --visibility-requestheader-allowed-names; the
+    // simulation's own client CA authenticates its client certificate by its CN.
+    api::ClientAuthConfig file_auth = *(*tls)->client_auth();
+    file_auth.allowed_names = options_.visibility_requestheader_allowed_names;
+    file_auth.user_from_certificate = simulate_client_ca;
+    if (Status set = (*tls)->set_client_auth(std::move(file_auth)); !set.ok()) return set.error();
+  }
   {
     std::lock_guard lock(auth_mu_);
     tls_ = std::move(tls).value();
@@ -314,6 +334,7 @@ Status ServeSurfaces::start_visibility() {
   context.tls = tls_;
   context.now = now_;
   context.live_revision = [this] { return live_revision(); };
+  if (review_) context.authorizer = std::make_shared<api::VisibilityAuthorizer>(review_);
   {
     std::lock_guard lock(mu_);
     context.journal_uuid = journal_ != nullptr ? journal_->uuid() : std::string();
@@ -334,10 +355,19 @@ Status ServeSurfaces::start_visibility() {
   return ok_status();
 }
 
-// §16.1: certificate, key and client CA files are re-read when they change, checked every 10 s.
+// §16.1: certificate, key and client CA files are re-read when they change, checked every 10 s,
+// and the APIService's caBundle follows the serving certificate (checked at once, then as often).
 void ServeSurfaces::watch_tls_files() {
+  if (ca_bundle_keeper_) ca_bundle_keeper_->keep(*tls_);
   std::unique_lock lock(stop_mu_);
-  while (!stop_cv_.wait_for(lock, std::chrono::seconds(10), [this] { return stopping_; })) tls_->reload_if_changed();
+  while (!stop_cv_.wait_for(lock, std::chrono::seconds(10), [this] { return stopping_; })) {
+    tls_->reload_if_changed();
+    if (ca_bundle_keeper_) {
+      lock.unlock();
+      ca_bundle_keeper_->keep(*tls_);
+      lock.lock();
+    }
+  }
 }
 
 void ServeSurfaces::cluster_client_auth_changed(std::string configmap_json) {

@@ -17,7 +17,9 @@
 #include "api/process_metrics.hpp"
 #include "api/time_travel.hpp"
 #include "api/tls_material.hpp"
+#include "api/visibility_authorizer.hpp"
 #include "base/result.hpp"
+#include "cmd/apiservice_ca_bundle_keeper.hpp"
 #include "cmd/serve_flags.hpp"
 #include "journal/journal.hpp"
 
@@ -38,6 +40,12 @@ class ServeSurfaces {
   // versions the caller's watch passes to cluster_client_auth_changed (its JSON).
   void use_cluster_client_auth() { cluster_auth_ = true; }
   void cluster_client_auth_changed(std::string configmap_json);
+  // Cluster serve (§16.8): every visibility request is authorized by a SubjectAccessReview sent
+  // through `review`. Without it (--simulate) every authenticated request is allowed.
+  void use_authorizer(api::VisibilityAuthorizer::Review review) { review_ = std::move(review); }
+  // Cluster serve (§16.1): the leader keeps the caBundle of --visibility-apiservice in step with its
+  // serving certificate through `client` (which outlives the surfaces' stop()).
+  void use_apiservice_client(kube::HttpClient& client) { apiservice_client_ = &client; }
 
   // The journal is open and the live state is `engine`'s: the metrics gain the journal and the
   // state, and the debug API starts (when enabled).
@@ -81,6 +89,9 @@ class ServeSurfaces {
   std::unique_ptr<api::HttpServer> debug_server_;
   std::unique_ptr<api::HttpServer> visibility_server_;
   std::atomic<bool> cluster_auth_{false};
+  api::VisibilityAuthorizer::Review review_;
+  kube::HttpClient* apiservice_client_ = nullptr;
+  std::unique_ptr<ApiServiceCaBundleKeeper> ca_bundle_keeper_;  // used by the tls_watcher_ thread only
   std::mutex auth_mu_;
   std::optional<std::string> auth_configmap_;  // the last ConfigMap seen, under auth_mu_
   std::thread tls_watcher_;

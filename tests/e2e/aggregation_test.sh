@@ -5,10 +5,10 @@
 # 192.0.2.10 the API server proxies to (Endpoints refuse loopback addresses). kubectl get --raw reaches
 # every visibility path and parameter through the APIService; koordq takes the front-proxy CA from
 # the cluster's ConfigMap and the user from X-Remote-User; errors come back as koordq's own Status;
-# a request that skips the aggregator (no front-proxy certificate) is refused; the API server's
-# /openapi/v2 merges koordq's. kubectl's discovery-driven commands (api-resources, get by resource
-# name) work through the aggregator, and a kubectl >= 1.27 pointed at koordq with the front-proxy
-# client certificate reads koordq's aggregated discovery (skipped, with a message, for an older one).
+# a request that skips the aggregator (no front-proxy certificate, or no user header) is refused;
+# koordq sets the APIService's caBundle; the API server's /openapi/v2 merges koordq's. kubectl's
+# discovery-driven commands (api-resources, get by resource name) work through the aggregator, and
+# koordq answers aggregated discovery to a front-proxy request that names a user.
 # Usage: aggregation_test.sh path/to/koordq   (as root: unshare -n and ip addr need it)
 set -uo pipefail
 
@@ -60,8 +60,9 @@ check "koordq serve starts" start_serve "$log" --leader-elect=false --journal-di
 check "the visibility API starts with the CA of the cluster's ConfigMap" eventually 30 grep -q 'visibility API listens on' "$log"
 check "job1 is admitted" eventually 30 sh -c "'$KOORDQ_KUBECTL' --kubeconfig '$KUBECONFIG' get queueunit -n default job1 -o jsonpath='{.status.phase}' | grep -qx Dequeued"
 
-# insecureSkipTLSVerify: koordq serves its self-signed certificate here (--visibility-tls-cert-file
-# empty); ops/kubernetes/overlays/visibility is the production form, with a caBundle.
+# Applied with insecureSkipTLSVerify, as a Koord-Queue install leaves it: koordq (whose default
+# --visibility-apiservice is this name) replaces it with a caBundle of its own certificate, made
+# again for the Service's name (behaviour.md §16.1).
 k apply -f - >"$out" 2>"$err" <<EOF
 apiVersion: v1
 kind: Service
@@ -90,6 +91,12 @@ EOF
 check "Service, Endpoints and APIService apply" test $? = 0
 k wait --for condition=Available --timeout=60s apiservice/v1alpha1.visibility.koord-queue.x-k8s.io >"$out" 2>"$err"
 check "the APIService becomes Available" test $? = 0
+check "koordq sets the caBundle and turns verification on" eventually 30 grep -q \
+  'visibility APIService v1alpha1.visibility.koord-queue.x-k8s.io: caBundle set' "$log"
+k get apiservice v1alpha1.visibility.koord-queue.x-k8s.io -o json >"$scratch/apiservice.json" 2>"$err"
+jq -r '.spec.caBundle // "" | @base64d' "$scratch/apiservice.json" >"$scratch/ca-bundle.pem"
+check "… the APIService no longer skips verification" jq_true '.spec.insecureSkipTLSVerify != true' "$scratch/apiservice.json"
+check "the aggregator still reaches koordq, verifying it" eventually 30 k get --raw "$V/queues"
 # Available comes a moment before the proxy route works: poll the real path.
 raw() { k get --raw "$1" >"$out" 2>"$err"; }
 check "the aggregator proxies to koordq" eventually 30 raw "$V/queues"
@@ -191,36 +198,17 @@ check "kubectl get queues.v1alpha1.visibility… lists team-a" grep -qx 'queue.v
 k get elasticquotas.v1alpha1.visibility.koord-queue.x-k8s.io team-a -o 'jsonpath={.kind} {.used.cpu}' >"$out" 2>"$err"
 check "kubectl get elasticquotas.v1alpha1.visibility… team-a reads the summary" grep -qx 'ElasticQuota 2' "$out"
 
-# --- kubectl ≥ 1.27 pointed at koordq itself: aggregated discovery ------------------------------------------
-kubectl_version=$("$KOORDQ_KUBECTL" version --client -o json 2>/dev/null | jq -r '.clientVersion.major + "." + .clientVersion.minor')
-kubectl_minor=$(echo "${kubectl_version#*.}" | tr -dc 0-9)
-if [ "${kubectl_version%%.*}" != 1 ] || [ "${kubectl_minor:-0}" -lt 27 ]; then
-  echo "SKIP: kubectl $kubectl_version ($KOORDQ_KUBECTL) is older than 1.27 and asks for no aggregated discovery;" \
-    "set KOORDQ_KUBECTL to a kubectl 1.27 or newer to test koordq's APIGroupDiscoveryList"
-else
-  # The front-proxy client certificate without a user header: koordq takes its CN as the user.
-  cat >"$scratch/direct.kubeconfig" <<EOF
-apiVersion: v1
-kind: Config
-clusters: [{name: koordq, cluster: {server: "https://127.0.0.1:$ext_port", insecure-skip-tls-verify: true}}]
-users: [{name: front-proxy, user: {client-certificate: "$KOORDQ_FRONT_PROXY_CLIENT_CERT", client-key: "$KOORDQ_FRONT_PROXY_CLIENT_KEY"}}]
-contexts: [{name: koordq, context: {cluster: koordq, user: front-proxy}}]
-current-context: koordq
-EOF
-  kd() { "$KOORDQ_KUBECTL" --kubeconfig "$scratch/direct.kubeconfig" --cache-dir "$scratch/kube-cache-direct" "$@"; }
-  log_before=$(wc -l <"$log")
-  kd api-resources >"$out" 2>"$err"
-  check "kubectl $kubectl_version api-resources against koordq lists its two resources" \
-    test "$(awk 'NR > 1 { print $1 }' "$out" | sort | xargs)" = "elasticquotas queues"
-  tail -n "+$((log_before + 1))" "$log" >"$scratch/direct.log"
-  check "… from koordq's APIGroupDiscoveryList (GET /apis)" grep -Eq \
-    'visibility response 200 for GET /apis(\?[^:]*)?: \{"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2"' \
-    "$scratch/direct.log"
-  check "… without reading the legacy APIResourceList" test -z "$(grep "from front-proxy-client (groups \[\]): GET $V" "$scratch/direct.log")"
-  kd get queues -o name >"$out" 2>"$err"
-  check "kubectl get queues against koordq lists team-a" grep -qx 'queue.visibility.koord-queue.x-k8s.io/team-a' "$out"
-  kd get elasticquota team-a -o 'jsonpath={.kind} {.used.cpu}' >"$out" 2>"$err"
-  check "kubectl get elasticquota team-a against koordq reads the summary" grep -qx 'ElasticQuota 2' "$out"
-fi
+# --- koordq itself, with the front-proxy client certificate ------------------------------------------------
+# No user header: unauthenticated (the CN never becomes the user), so kubectl holding the
+# certificate alone is refused; with X-Remote-User, aggregated discovery as kubectl >= 1.27 asks for it.
+direct=(--cacert "$scratch/ca-bundle.pem" --resolve "koord-queue-visibility-server.koord-queue.svc:$ext_port:127.0.0.1"
+  --cert "$KOORDQ_FRONT_PROXY_CLIENT_CERT" --key "$KOORDQ_FRONT_PROXY_CLIENT_KEY")
+direct_url="https://koord-queue-visibility-server.koord-queue.svc:$ext_port"
+code=$(curl -s -o "$out" -w '%{http_code}' "${direct[@]}" "$direct_url/apis")
+check "the front-proxy certificate without a user header is 401 (HTTP $code)" test "$code" = 401
+curl -s -o "$out" "${direct[@]}" -H 'X-Remote-User: koordq-e2e' \
+  -H 'Accept: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' "$direct_url/apis"
+check "with X-Remote-User: koordq's APIGroupDiscoveryList" jq_true \
+  '.kind == "APIGroupDiscoveryList" and .apiVersion == "apidiscovery.k8s.io/v2"' "$out"
 
 finish

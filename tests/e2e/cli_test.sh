@@ -70,6 +70,7 @@ serve_flags=(
   --default-reclaim-protect-time --queue-namespace --queue-items-max --actor-threads --enable-api-handler --enableApiHandler
   --api-handler-bind-address --api-handler-port --enable-visibility-server --enableVisibilityServer
   --visibility-port --visibility-tls-cert-file --visibility-tls-key-file --visibility-client-ca-file
+  --visibility-requestheader-allowed-names --visibility-apiservice
   --max-connections --max-inflight-timetravel --timetravel-cache-mb --stream-max-lag --metrics-bind-address
   --leader-elect --leaderElection --leader-election-id --leader-election-namespace --leader-elect-lease-duration
   --leader-elect-renew-deadline --leader-elect-retry-period --legacy-lease-guard --journal-dir

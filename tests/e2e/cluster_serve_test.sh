@@ -185,7 +185,7 @@ metadata: {name: job3, namespace: ml, labels: {quota.scheduling.koordinator.sh/n
 spec: {resource: {cpu: "3", memory: 1Gi}}
 YAML
 check "visibility API (client CA from the ConfigMap) lists job3 waiting" eventually 10 sh -c \
-  "curl -s ${tls[*]} 'https://127.0.0.1:$vis_port/apis/visibility.koord-queue.x-k8s.io/v1alpha1/queues/team-a/queueunits' | jq -e '.items | map(select(.metadata.name == \"job3\")) | length == 1'"
+  "curl -s ${tls[*]} -H 'X-Remote-User: alice' 'https://127.0.0.1:$vis_port/apis/visibility.koord-queue.x-k8s.io/v1alpha1/queues/team-a/queueunits' | jq -e '.items | map(select(.metadata.name == \"job3\")) | length == 1'"
 
 # SIGKILL while units arrive: no acknowledged record lost, no over-admission, journal intact.
 for i in $(seq 1 12); do

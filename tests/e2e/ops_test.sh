@@ -192,13 +192,15 @@ jq -c -s '[.[] | select(.kind == "Role" or .kind == "ClusterRole") | . as $r | .
   ' "$scratch/objects.json" >"$scratch/rules.json"
 cat >"$scratch/rules.expected" <<'EOF'
 {"role":"ClusterRole","ns":"","group":"","resources":["events"],"names":[],"verbs":["create","patch"]}
+{"role":"ClusterRole","ns":"","group":"apiregistration.k8s.io","resources":["apiservices"],"names":["v1alpha1.visibility.koord-queue.x-k8s.io"],"verbs":["get","patch"]}
+{"role":"ClusterRole","ns":"","group":"authorization.k8s.io","resources":["subjectaccessreviews"],"names":[],"verbs":["create"]}
 {"role":"ClusterRole","ns":"","group":"scheduling.sigs.k8s.io","resources":["elasticquotas"],"names":[],"verbs":["list","watch"]}
 {"role":"ClusterRole","ns":"","group":"scheduling.x-k8s.io","resources":["queueunits"],"names":[],"verbs":["get","list","watch","patch"]}
 {"role":"ClusterRole","ns":"","group":"scheduling.x-k8s.io","resources":["queueunits/status"],"names":[],"verbs":["patch"]}
 {"role":"Role","ns":"default","group":"coordination.k8s.io","resources":["leases"],"names":["example-lease"],"verbs":["get"]}
 {"role":"Role","ns":"koord-queue","group":"","resources":["pods"],"names":[],"verbs":["get","patch"]}
 {"role":"Role","ns":"koord-queue","group":"coordination.k8s.io","resources":["leases"],"names":[],"verbs":["get","create","update"]}
-{"role":"Role","ns":"koord-queue","group":"scheduling.x-k8s.io","resources":["queues"],"names":[],"verbs":["list","watch","create","patch","delete"]}
+{"role":"Role","ns":"koord-queue","group":"scheduling.x-k8s.io","resources":["queues"],"names":[],"verbs":["get","list","watch","create","patch","delete"]}
 {"role":"Role","ns":"koord-queue","group":"scheduling.x-k8s.io","resources":["queues/status"],"names":[],"verbs":["patch"]}
 EOF
 check "the Roles carry exactly the rules of behaviour.md §2.1" test "$(jq -c '.[]' "$scratch/rules.json" | sort)" = "$(sort "$scratch/rules.expected")"
@@ -218,10 +220,11 @@ check "StatefulSet: 2 replicas, a journal claim per replica, downward-API env, n
   and $c.readinessProbe.httpGet == {"path": "/readyz", "port": "metrics"}
   and $c.resources.requests.cpu != null and $c.resources.requests.memory != null and $c.resources.limits.memory != null
   and $s.template.spec.serviceAccountName == "koordq"' "$scratch/objects.json"
-check "the visibility Service selects the leader only; the APIService points at it" jq_true -s '
+check "the visibility Service selects the leader only; the APIService points at it and verifies it (no insecureSkipTLSVerify)" jq_true -s '
   (.[] | select(.kind == "Service" and .metadata.name == "koordq-visibility") | .spec.selector["koord-queue-leader"] == "true")
   and (.[] | select(.kind == "APIService") | .metadata.name == "v1alpha1.visibility.koord-queue.x-k8s.io"
-       and .spec.service == {"name": "koordq-visibility", "namespace": "koord-queue", "port": 443})' "$scratch/objects.json"
+       and .spec.service == {"name": "koordq-visibility", "namespace": "koord-queue", "port": 443}
+       and (.spec | has("insecureSkipTLSVerify") | not))' "$scratch/objects.json"
 # The serve flags of the StatefulSet are flags serve knows (an unknown flag would end it with code 2).
 for arg in $(jq -r 'select(.kind == "StatefulSet") | .spec.template.spec.containers[0].args[1:][]' "$scratch/objects.json"); do
   check "serve --help documents ${arg%%=*}" grep -q -- "^  ${arg%%=*} " <("$koordq" serve --help)
@@ -290,14 +293,18 @@ allowed=(
   "patch scheduling.x-k8s.io queueunits status default job-a"
   "list scheduling.sigs.k8s.io elasticquotas - - -" "watch scheduling.sigs.k8s.io elasticquotas - - -"
   "create - events - default -" "patch - events - default job-a.1"
-  "list scheduling.x-k8s.io queues - koord-queue -" "watch scheduling.x-k8s.io queues - koord-queue -"
+  "get scheduling.x-k8s.io queues - koord-queue team-a" "list scheduling.x-k8s.io queues - koord-queue -"
+  "watch scheduling.x-k8s.io queues - koord-queue -"
   "create scheduling.x-k8s.io queues - koord-queue -" "patch scheduling.x-k8s.io queues - koord-queue team-a"
   "delete scheduling.x-k8s.io queues - koord-queue team-a" "patch scheduling.x-k8s.io queues status koord-queue team-a"
   "get coordination.k8s.io leases - koord-queue koordq" "create coordination.k8s.io leases - koord-queue -"
   "update coordination.k8s.io leases - koord-queue koordq" "get coordination.k8s.io leases - default example-lease"
   "get - pods - koord-queue koordq-0" "patch - pods - koord-queue koordq-0"
   "get - configmaps - kube-system extension-apiserver-authentication"
-  "watch - configmaps - kube-system extension-apiserver-authentication")
+  "watch - configmaps - kube-system extension-apiserver-authentication"
+  "create authorization.k8s.io subjectaccessreviews - - -"
+  "get apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io"
+  "patch apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io")
 denied=(
   "delete scheduling.x-k8s.io queueunits - default job-a" "create scheduling.x-k8s.io queueunits - default -"
   "update scheduling.x-k8s.io queueunits status default job-a" "get scheduling.sigs.k8s.io elasticquotas - default team-a"
@@ -305,7 +312,9 @@ denied=(
   "update scheduling.x-k8s.io queues - koord-queue team-a" "delete coordination.k8s.io leases - koord-queue koordq"
   "get coordination.k8s.io leases - default other-lease" "update coordination.k8s.io leases - default example-lease"
   "list - pods - koord-queue -" "get - pods - default koordq-0" "get - secrets - koord-queue token"
-  "get - configmaps - kube-system other" "list - configmaps - kube-system -" "delete - events - default job-a.1")
+  "get - configmaps - kube-system other" "list - configmaps - kube-system -" "delete - events - default job-a.1"
+  "patch apiregistration.k8s.io apiservices - - v1beta1.metrics.k8s.io" "list apiregistration.k8s.io apiservices - - -"
+  "update apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io")
 # A SubjectAccessReview per row, all created by one kubectl call; status.allowed is the answer.
 reviews() { # reviews ROW...: a List of SubjectAccessReviews for the ServiceAccount
   printf '%s\n' "$@" | jq -R -s --arg sa "$sa" '{apiVersion: "v1", kind: "List", items: [split("\n")[] | select(. != "")
@@ -398,6 +407,10 @@ else
   vis_pid=$!
   for _ in $(seq 1 200); do grep -q 'visibility API listens on' "$vlog" && break; sleep 0.1; done
   vis_port=$(sed -n 's|.*visibility API listens on https://:\([0-9]*\).*|\1|p' "$vlog" | head -n1)
+  # A simulation keeps no APIService's caBundle and serves a certificate for localhost only (a
+  # cluster serve sets the caBundle itself: pod_start_test.sh): this APIService skips verification.
+  kc patch apiservice v1alpha1.visibility.koord-queue.x-k8s.io --type=merge \
+    -p '{"spec": {"insecureSkipTLSVerify": true}}' >"$out" 2>"$err" || fail "let the APIService skip verification"
   printf '{"apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": "koordq-visibility", "namespace": "koord-queue"},
     "subsets": [{"addresses": [{"ip": "%s"}], "ports": [{"name": "visibility", "port": %s}]}]}' "$host_ip" "${vis_port:-1}" |
     kc replace -f - >"$out" 2>"$err" || fail "give the visibility Service an endpoint"

@@ -1,6 +1,6 @@
 # api/: request parameters, renderings, the HTTP server, metrics, time travel, the journal stream,
 # the front-proxy CA from the ConfigMap, the exposition writer, the compact JSON writer and the
-# visibility response cache and front-proxy authentication.
+# visibility response cache, front-proxy authentication, authorization and the namespaced paths.
 koordq_gtest(api_unit_tests unit
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/api_render_test.cpp
@@ -14,4 +14,7 @@ koordq_gtest(api_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/api_compact_json_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/api_visibility_cache_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/api_visibility_auth_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_visibility_authz_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_visibility_access_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_tls_material_test.cpp
   LIBS koordq_api)

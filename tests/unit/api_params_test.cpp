@@ -114,6 +114,9 @@ TEST(Discovery, documents_match_the_spec) {
   const std::string aggregated = api_group_discovery_list(DiscoveryForm::kAggregatedV2Beta1);
   EXPECT_NE(aggregated.find("\"apiVersion\":\"apidiscovery.k8s.io/v2beta1\""), std::string::npos);
   EXPECT_NE(aggregated.find("\"freshness\":\"Current\""), std::string::npos);
+  EXPECT_NE(openapi_v2().find("\"/apis/visibility.koord-queue.x-k8s.io/v1alpha1/namespaces/{namespace}/queues/{name}/"
+                              "queueunits\":{\"get\":{\"operationId\":\"getNamespacedQueueUnitsSummaryByName\""),
+            std::string::npos);
   EXPECT_NE(openapi_v2().find("\"swagger\":\"2.0\""), std::string::npos);
 }
 

@@ -82,6 +82,29 @@ TEST_F(ApiRender, phase_and_queue_filters_and_paging_apply_to_the_ordered_sequen
   EXPECT_EQ(parse(*api::render_queue_units(d.s, 1, "team-a", {}, {9, 5}))["items"].Size(), 0u);
 }
 
+// §16.7: a queue's units of one namespace keep their queue-wide positions.
+TEST_F(ApiRender, a_namespace_filter_keeps_that_namespaces_units_at_their_queue_positions) {
+  d.input(unit("tenant-job", "team-a", "9", 30, 104 * kSec, "tenant"));
+  d.run_until(d.time + 5 * kSec);
+  api::UnitFilter tenant;
+  tenant.namespace_ = "tenant";
+  auto doc = parse(*api::render_queue_units(d.s, 1, "team-a", tenant, {}));
+  ASSERT_EQ(doc["items"].Size(), 1u);
+  EXPECT_STREQ(doc["items"][0]["metadata"]["name"].GetString(), "tenant-job");
+  EXPECT_STREQ(doc["items"][0]["metadata"]["namespace"].GetString(), "tenant");
+  EXPECT_EQ(doc["items"][0]["positionInQueue"].GetInt(), 0);  // priority 30 waits first
+  api::UnitFilter defaults;
+  defaults.namespace_ = "default";
+  auto rest = parse(*api::render_queue_units(d.s, 1, "team-a", defaults, {}));
+  ASSERT_EQ(rest["items"].Size(), 2u);
+  EXPECT_STREQ(rest["items"][0]["metadata"]["name"].GetString(), "big");
+  EXPECT_EQ(rest["items"][0]["positionInQueue"].GetInt(), 1);
+  EXPECT_STREQ(rest["items"][1]["metadata"]["name"].GetString(), "small");
+  api::UnitFilter nobody;
+  nobody.namespace_ = "nobody";
+  EXPECT_EQ(parse(*api::render_queue_units(d.s, 1, "team-a", nobody, {}))["items"].Size(), 0u);
+}
+
 TEST_F(ApiRender, unknown_queues_and_quotas_are_not_found_but_a_quota_name_on_units_is_enough) {
   EXPECT_FALSE(api::render_queue(d.s, 1, "nope").has_value());
   EXPECT_FALSE(api::render_queue_units(d.s, 1, "team-x", {}, {}).has_value());

@@ -1,7 +1,7 @@
 // Front-proxy authentication of the visibility API (behaviour.md §16.1): who the request is from
-// (the first user header present, the groups from every group header) or, without a user header,
-// the certificate's CN with no groups; certificates the CA did not sign or whose CN is not allowed
-// are refused.
+// (the first user header present, the groups from every group header, the extra from the extra
+// prefixes); no user header, a certificate the CA did not sign or a CN that is not allowed is
+// refused; the simulation's own client CA authenticates by CN.
 #include <gtest/gtest.h>
 
 #include "api/visibility_auth.hpp"
@@ -37,6 +37,7 @@ TEST(VisibilityAuth, the_user_and_every_group_come_from_the_configured_headers_i
   auto user = authenticate_front_proxy(configured_headers(), request, verified_peer("front-proxy-client"));
   ASSERT_TRUE(user.has_value());
   EXPECT_EQ(user->name, "alice");
+  // system:authenticated is there once, where the proxy put it.
   EXPECT_EQ(user->groups, (std::vector<std::string>{"system:authenticated", "team-a", "auditors"}));
 }
 
@@ -47,17 +48,46 @@ TEST(VisibilityAuth, the_first_configured_user_header_present_wins) {
   auto user = authenticate_front_proxy(configured_headers(), request, verified_peer("front-proxy-client"));
   ASSERT_TRUE(user.has_value());
   EXPECT_EQ(user->name, "alice");
-  EXPECT_TRUE(user->groups.empty());
+  EXPECT_EQ(user->groups, std::vector<std::string>{"system:authenticated"});  // added, as k8s.io/apiserver does
 }
 
-TEST(VisibilityAuth, without_a_user_header_the_certificate_cn_is_the_user_with_no_groups) {
+TEST(VisibilityAuth, without_a_user_header_the_request_is_unauthenticated_whatever_its_certificate) {
   HttpRequest request(http::verb::get, "/apis", 11);
   request.insert("X-Groups", "system:masters");
   request.insert("X-User", "");
-  auto user = authenticate_front_proxy(configured_headers(), request, verified_peer("sre"));
+  EXPECT_FALSE(authenticate_front_proxy(configured_headers(), request, verified_peer("front-proxy-client")));
+  HttpRequest bare(http::verb::get, "/apis", 11);
+  EXPECT_FALSE(authenticate_front_proxy(configured_headers(), bare, verified_peer("sre")));
+}
+
+TEST(VisibilityAuth, extra_headers_give_the_extra_by_lower_case_percent_decoded_key) {
+  ClientAuthConfig auth = configured_headers();
+  auth.extra_header_prefixes = {"X-Remote-Extra-", "X-Other-"};
+  HttpRequest request(http::verb::get, "/apis", 11);
+  request.insert("X-User", "alice");
+  request.insert("X-Remote-Extra-Scopes", "view");
+  request.insert("X-Remote-Extra-scopes", "edit");
+  request.insert("X-Remote-Extra-Acme.com%2fProject", "p1");
+  request.insert("X-Other-Team", "a");
+  request.insert("X-Remote-Extra-", "no key");
+  auto user = authenticate_front_proxy(auth, request, verified_peer("front-proxy-client"));
   ASSERT_TRUE(user.has_value());
-  EXPECT_EQ(user->name, "sre");
-  EXPECT_TRUE(user->groups.empty());
+  EXPECT_EQ(user->extra, (std::map<std::string, std::vector<std::string>>{
+                             {"scopes", {"view", "edit"}}, {"acme.com/project", {"p1"}}, {"team", {"a"}}}));
+}
+
+TEST(VisibilityAuth, the_simulations_client_ca_makes_the_cn_the_user) {
+  ClientAuthConfig auth = configured_headers();
+  auth.user_from_certificate = true;
+  HttpRequest request(http::verb::get, "/apis", 11);
+  request.insert("X-User", "someone-else");
+  auto user = authenticate_front_proxy(auth, request, verified_peer("koordq-simulate-client"));
+  ASSERT_TRUE(user.has_value());
+  EXPECT_EQ(user->name, "koordq-simulate-client");
+  EXPECT_EQ(user->groups, std::vector<std::string>{"system:authenticated"});
+  PeerIdentity unverified = verified_peer("koordq-simulate-client");
+  unverified.certificate_verified = false;
+  EXPECT_FALSE(authenticate_front_proxy(auth, request, unverified));
 }
 
 TEST(VisibilityAuth, a_cn_outside_a_non_empty_allowed_list_is_refused) {

@@ -55,6 +55,7 @@ class VisibilityCacheTest : public ::testing::Test {
 
   api::HttpResponse get(const std::string& target) {
     api::HttpRequest request(http::verb::get, target, 11);
+    request.insert("X-Remote-User", "alice");
     api::PeerIdentity peer;
     peer.tls = peer.certificate_presented = peer.certificate_verified = true;
     peer.common_name = "front-proxy-client";

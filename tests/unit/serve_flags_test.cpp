@@ -134,6 +134,8 @@ const std::vector<std::vector<std::string>> kEveryFlag = {
     {"--visibility-port", "65535"},
     {"--visibility-tls-cert-file", "tls.crt", "--visibility-tls-key-file", "tls.key"},
     {"--visibility-client-ca-file", "ca.crt"},
+    {"--visibility-requestheader-allowed-names", "front-proxy-client,aggregator"},
+    {"--visibility-apiservice", ""},
     {"--max-connections", "10"},
     {"--max-inflight-timetravel", "1"},
     {"--timetravel-cache-mb", "0"},
@@ -176,6 +178,18 @@ TEST(ServeFlags, every_flag_of_the_table_is_accepted_and_in_the_help) {
       }
     }
   }
+}
+
+// behaviour.md §16.1: the allowed names of --visibility-client-ca-file, and the APIService whose
+// caBundle koordq keeps ("" for none).
+TEST(ServeFlags, visibility_allowed_names_and_apiservice) {
+  const ServeOptions defaults = serve_options({});
+  EXPECT_TRUE(defaults.visibility_requestheader_allowed_names.empty());
+  EXPECT_EQ(defaults.visibility_apiservice, "v1alpha1.visibility.koord-queue.x-k8s.io");
+  const ServeOptions o = serve_options(
+      {"--visibility-requestheader-allowed-names", "front-proxy-client,,aggregator", "--visibility-apiservice="});
+  EXPECT_EQ(o.visibility_requestheader_allowed_names, (std::vector<std::string>{"front-proxy-client", "aggregator"}));
+  EXPECT_EQ(o.visibility_apiservice, "");
 }
 
 TEST(ServeFlags, typed_values) {
