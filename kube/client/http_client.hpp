@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "base/result.hpp"
 #include "kube/client/cancellation.hpp"
@@ -54,6 +56,8 @@ struct Request {
   std::string content_type;
   // The body carries a metadata.resourceVersion precondition: a PATCH may then be retried.
   bool has_precondition = false;
+  // More header fields, name and value (koordq's own debug API asks for one).
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 struct Response {

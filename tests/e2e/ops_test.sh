@@ -158,10 +158,18 @@ if ! build_kube_apiserver "$scratch/build.log"; then
   exit 1
 fi
 k120="$cache/kubectl"
+# Every kubectl here, each once (by its real path): the control plane's 1.20, the one on PATH
+# (Debian's kubernetes-client, or another), google-cloud-cli's versioned ones, KOORDQ_KUBECTL; the
+# last is the newest.
 kubectls=()
-[ -x "$k120" ] && kubectls+=("$k120")
-for k in /usr/lib/google-cloud-sdk/bin/kubectl.1.*; do [ -x "$k" ] && kubectls+=("$k"); done
-[ -n "${KOORDQ_KUBECTL:-}" ] && kubectls+=("$KOORDQ_KUBECTL")
+declare -A seen_kubectl=()
+for k in "$k120" "$(command -v kubectl)" /usr/lib/google-cloud-sdk/bin/kubectl.1.* "${KOORDQ_KUBECTL:-}"; do
+  if [ -z "$k" ] || [ ! -x "$k" ]; then continue; fi
+  real="$(readlink -f "$k")"
+  [ -n "${seen_kubectl[$real]:-}" ] && continue
+  seen_kubectl[$real]=1
+  kubectls+=("$k")
+done
 if [ ${#kubectls[@]} -lt 2 ]; then
   echo "FAIL: fewer than two kubectl versions (${kubectls[*]}); install google-cloud-cli's kubectl"
   exit 1
@@ -192,6 +200,7 @@ jq -c -s '[.[] | select(.kind == "Role" or .kind == "ClusterRole") | . as $r | .
   ' "$scratch/objects.json" >"$scratch/rules.json"
 cat >"$scratch/rules.expected" <<'EOF'
 {"role":"ClusterRole","ns":"","group":"","resources":["events"],"names":[],"verbs":["create","patch"]}
+{"role":"ClusterRole","ns":"","group":"","resources":["namespaces"],"names":["kube-system"],"verbs":["get"]}
 {"role":"ClusterRole","ns":"","group":"scheduling.sigs.k8s.io","resources":["elasticquotas"],"names":[],"verbs":["list","watch"]}
 {"role":"ClusterRole","ns":"","group":"scheduling.x-k8s.io","resources":["queueunits"],"names":[],"verbs":["get","list","watch","patch"]}
 {"role":"ClusterRole","ns":"","group":"scheduling.x-k8s.io","resources":["queueunits/status"],"names":[],"verbs":["patch"]}
@@ -297,7 +306,7 @@ allowed=(
   "update coordination.k8s.io leases - koord-queue koordq" "get coordination.k8s.io leases - default example-lease"
   "get - pods - koord-queue koordq-0" "patch - pods - koord-queue koordq-0"
   "get - configmaps - kube-system extension-apiserver-authentication"
-  "watch - configmaps - kube-system extension-apiserver-authentication")
+  "watch - configmaps - kube-system extension-apiserver-authentication" "get - namespaces - - kube-system")
 denied=(
   "delete scheduling.x-k8s.io queueunits - default job-a" "create scheduling.x-k8s.io queueunits - default -"
   "update scheduling.x-k8s.io queueunits status default job-a" "get scheduling.sigs.k8s.io elasticquotas - default team-a"
@@ -305,7 +314,8 @@ denied=(
   "update scheduling.x-k8s.io queues - koord-queue team-a" "delete coordination.k8s.io leases - koord-queue koordq"
   "get coordination.k8s.io leases - default other-lease" "update coordination.k8s.io leases - default example-lease"
   "list - pods - koord-queue -" "get - pods - default koordq-0" "get - secrets - koord-queue token"
-  "get - configmaps - kube-system other" "list - configmaps - kube-system -" "delete - events - default job-a.1")
+  "get - configmaps - kube-system other" "list - configmaps - kube-system -" "delete - events - default job-a.1"
+  "get - namespaces - - default" "list - namespaces - - -")
 # A SubjectAccessReview per row, all created by one kubectl call; status.allowed is the answer.
 reviews() { # reviews ROW...: a List of SubjectAccessReviews for the ServiceAccount
   printf '%s\n' "$@" | jq -R -s --arg sa "$sa" '{apiVersion: "v1", kind: "List", items: [split("\n")[] | select(. != "")

@@ -1,6 +1,6 @@
 # api/: request parameters, renderings, the HTTP server, metrics, time travel, the journal stream,
 # the front-proxy CA from the ConfigMap, the exposition writer, the compact JSON writer and the
-# visibility response cache and front-proxy authentication.
+# visibility response cache and front-proxy authentication, the checkpoint endpoint's header.
 koordq_gtest(api_unit_tests unit
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/api_render_test.cpp
@@ -14,4 +14,5 @@ koordq_gtest(api_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/api_compact_json_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/api_visibility_cache_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/api_visibility_auth_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_debug_checkpoint_test.cpp
   LIBS koordq_api)
