@@ -57,9 +57,14 @@ HttpResponse DebugService::limit_exceeded(ServerLimit limit) {
 
 // §24.4: the checkpoint `koordq journal checkpoint` asks the running serve for, since RocksDB
 // cannot checkpoint from a second process. Loopback only, whatever the listener's address.
-HttpResponse DebugService::checkpoint(const RequestTarget& target, const PeerIdentity& peer) {
+HttpResponse DebugService::checkpoint(const HttpRequest& request, const RequestTarget& target,
+                                      const PeerIdentity& peer) {
   if (!peer.loopback) return error_response(403, "checkpoints are served to loopback clients only");
   if (!context_.checkpoint) return error_response(404, "not found");
+  if (request[kCheckpointHeader] != "1") {
+    return error_response(403, std::string("a checkpoint request needs the header ") + kCheckpointHeader +
+                                   ": 1 (koordq journal checkpoint sends it)");
+  }
   const auto dir = target.params.find("dir");
   if (dir == target.params.end() || dir->second.empty() || dir->second.front() != '/') {
     return error_response(400, "dir must be an absolute path that does not exist yet");
@@ -80,7 +85,7 @@ HttpResponse DebugService::handle(const HttpRequest& request, const PeerIdentity
   const RequestTarget target = parse_target(raw);
   if (target.path == "/apis/journal/v1/checkpoint") {
     if (request.method() != http::verb::post) return error_response(405, "method not allowed");
-    return checkpoint(target, peer);
+    return checkpoint(request, target, peer);
   }
   if (request.method() != http::verb::get) return error_response(405, "method not allowed");
   std::string (*render)(const actors::Scheduler&) = nullptr;

@@ -24,10 +24,16 @@ struct DebugContext {
   std::function<std::optional<std::string>()> unavailable;
   // The journal stream of §17.5, served by every replica; no reader: 404.
   JournalStreamSource stream;
-  // §24.4: `POST /apis/journal/v1/checkpoint?dir=<absolute path>` from loopback writes a RocksDB
-  // checkpoint of the journal this process owns; the seq it holds, or an error for the client.
+  // §24.4: `POST /apis/journal/v1/checkpoint?dir=<absolute path>` from loopback, with the header
+  // kCheckpointHeader: 1, writes a RocksDB checkpoint of the journal this process owns (only under
+  // --journal-checkpoint-root: the function refuses any other place); the seq it holds, or an
+  // error for the client.
   std::function<Result<uint64_t>(const std::string& dir)> checkpoint;
 };
+
+// A header no browser sends across sites without a preflight the debug API never answers, so a
+// web page cannot make a loopback koordq write a checkpoint.
+inline constexpr char kCheckpointHeader[] = "X-Koordq-Checkpoint";
 
 std::string render_error(std::string_view message);
 
@@ -40,7 +46,7 @@ class DebugService : public HttpService {
   HttpAnswer answer(const HttpRequest& request, const PeerIdentity& peer) override;
 
  private:
-  HttpResponse checkpoint(const RequestTarget& target, const PeerIdentity& peer);
+  HttpResponse checkpoint(const HttpRequest& request, const RequestTarget& target, const PeerIdentity& peer);
 
   DebugContext context_;
   ResponseCache cache_;

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <thread>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -37,6 +38,7 @@
 #include "journal/journal.hpp"
 #include "journal/watch_record.hpp"
 #include "kube/client/client_config.hpp"
+#include "kube/client/cluster_identity.hpp"
 #include "kube/client/http_client.hpp"
 #include "kube/client/object_watch.hpp"
 #include "kube/client/resource_watcher.hpp"
@@ -490,6 +492,31 @@ api::VisibilityAuthorizer::Review subject_access_review_sender(kube::HttpClient&
   };
 }
 
+// The identity of the cluster served (§2.1), asked again every 2 s while the API server cannot
+// answer. std::nullopt with `exit_code` set: refused (exit 2), or a stop was asked for (exit 0).
+std::optional<std::string> cluster_uid(kube::HttpClient& client, int& exit_code) {
+  for (;;) {
+    kube::ClusterIdentity identity = kube::read_cluster_identity(client);
+    if (identity.ok()) {
+      KQ_V(1)("cluster identity: kube-system Namespace uid {}", identity.uid);
+      return identity.uid;
+    }
+    if (!identity.retryable) {
+      KQ_LOG_ERROR("cannot tell which cluster this is: {}", identity.error);
+      exit_code = kExitUsage;
+      return std::nullopt;
+    }
+    KQ_LOG_WARNING("cannot tell which cluster this is yet: {}; asking again in 2 s", identity.error);
+    for (int i = 0; i < 20; ++i) {
+      if (stop_requested()) {
+        exit_code = kExitSuccess;
+        return std::nullopt;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+}
+
 }  // namespace
 
 int run_cluster(const ServeOptions& options) {
@@ -523,7 +550,10 @@ int run_cluster(const ServeOptions& options) {
   (*surfaces)->use_authorizer(subject_access_review_sender(**review_client));
   (*surfaces)->use_apiservice_client(**review_client);
   ServeSurfaces& served = **surfaces;
-  auto opened_journal = open_serve_journal(options, [&served] { served.metrics().count_quarantine(); });
+  int refused = kExitSuccess;
+  const std::optional<std::string> cluster = cluster_uid(**client, refused);
+  if (!cluster) return refused;
+  auto opened_journal = open_serve_journal(options, *cluster, [&served] { served.metrics().count_quarantine(); });
   if (!opened_journal.ok()) return kExitJournalUnreadable;
   journal::Journal& j = *opened_journal->journal;
   actors::Scheduler scheduler = std::move(opened_journal->scheduler);

@@ -7,6 +7,7 @@
 
 #include <rapidjson/document.h>
 
+#include "api/debug_service.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/default_paths.hpp"
 #include "cmd/exit_codes.hpp"
@@ -16,10 +17,12 @@
 #include "journal/import_records.hpp"
 #include "journal/journal.hpp"
 #include "journal/journal_stat.hpp"
+#include "journal/redaction_key.hpp"
 #include "journal/revision_lookup.hpp"
 #include "journal/verify.hpp"
 #include "kube/client/http_client.hpp"
 #include "kube/client/watched_resource.hpp"
+#include "schema/raw_object.hpp"
 
 namespace koordq::cmd {
 namespace {
@@ -69,6 +72,9 @@ int run_journal_import(const JournalImportOptions& options) {
     }
     return fail_command(kCommand, j.message(), kExitJournalUnreadable);
   }
+  auto redaction_key = journal::load_or_create_redaction_key(options.journal_dir);
+  if (!redaction_key.ok()) return fail_command(kCommand, redaction_key.message(), kExitJournalUnreadable);
+  schema::install_redaction_key(*redaction_key);
   auto report = journal::import_records(**j, input, schema::RawObjectMode::kRedacted, [&](const std::string& w) {
     std::fprintf(stderr, "koordq journal import: warning: %s\n", w.c_str());
   });
@@ -181,6 +187,7 @@ int checkpoint_through_serve(std::string_view command, const JournalCheckpointOp
   kube::Request request;
   request.verb = kube::Verb::kPost;
   request.target = "/apis/journal/v1/checkpoint?dir=" + kube::query_escape(target);
+  request.headers.emplace_back(api::kCheckpointHeader, "1");
   auto answer = (*client)->send(request);
   if (!answer.ok()) {
     return fail_command(command, "cannot reach the serve holding the journal at " + address + ": " + answer.message(),

@@ -67,6 +67,7 @@ std::vector<std::pair<std::string, std::string>> effective_serve_flags(const Ser
       {"--journal-raw-objects", std::string(to_string(o.journal_raw_objects))},
       {"--journal-on-corruption", std::string(to_string(o.journal_on_corruption))},
       {"--tick-min-interval", duration(o.tick_min_interval_ns)},
+      {"--journal-checkpoint-root", quoted_if_empty(o.journal_checkpoint_root)},
       {"--simulate", boolean(o.simulate)},
       {"--scenario", o.scenario},
       {"--seed", std::to_string(o.seed)},

@@ -184,6 +184,7 @@ void read_journal_flags(FlagReader& reader, ServeOptions& o) {
   reader.choice("--journal-on-corruption", o.journal_on_corruption,
                 {{"quarantine", CorruptionPolicy::quarantine}, {"fail", CorruptionPolicy::fail}});
   reader.duration("--tick-min-interval", o.tick_min_interval_ns, DurationBound::non_negative);
+  reader.text("--journal-checkpoint-root", o.journal_checkpoint_root);
 }
 
 void read_simulator_flags(FlagReader& reader, ServeOptions& o) {
@@ -348,6 +349,9 @@ const CommandSpec& serve_command_spec() {
                    {"--journal-on-corruption", "", "POLICY", "quarantine",
                     "on a corrupt journal: quarantine (move it aside and start a new one) or fail (exit code 3)"},
                    {"--tick-min-interval", "", "DURATION", "10ms", "Go duration; least time between two tick records"},
+                   {"--journal-checkpoint-root", "", "DIR", "\"\"",
+                    "the only directory the debug API's checkpoint endpoint writes under; empty: "
+                    "<--journal-dir>/checkpoints"},
                }},
               {"Simulator",
                {

@@ -10,7 +10,9 @@
 #include "base/log.hpp"
 #include "cmd/serve_config.hpp"
 #include "cmd/sync_appender.hpp"
+#include "journal/redaction_key.hpp"
 #include "journal/retention.hpp"
+#include "schema/raw_object.hpp"
 
 namespace koordq::cmd {
 
@@ -117,8 +119,11 @@ std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s, journ
   return out;
 }
 
-Result<OpenedServeJournal> open_serve_journal(const ServeOptions& options, const std::function<void()>& on_quarantine) {
-  auto journal = journal::Journal::open(journal_options_of(options));
+Result<OpenedServeJournal> open_serve_journal(const ServeOptions& options, const std::string& cluster,
+                                              const std::function<void()>& on_quarantine) {
+  journal::JournalOptions journal_options = journal_options_of(options);
+  journal_options.cluster = cluster;
+  auto journal = journal::Journal::open(journal_options);
   if (!journal.ok()) {
     KQ_LOG_ERROR("cannot open the journal: {}", journal.message());
     return journal.error();
@@ -128,6 +133,13 @@ Result<OpenedServeJournal> open_serve_journal(const ServeOptions& options, const
     KQ_LOG_ERROR("journal corrupt at seq {}: moved to {}, new journal started ({})", q->first_bad_seq,
                  q->moved_to.string(), q->reason);
   }
+  // Before the first object is redacted: the watchers start after this.
+  auto redaction_key = journal::load_or_create_redaction_key((*journal)->dir());
+  if (!redaction_key.ok()) {
+    KQ_LOG_ERROR("cannot open the journal: {}", redaction_key.message());
+    return redaction_key.error();
+  }
+  schema::install_redaction_key(*redaction_key);
   auto restored = actors::restore_state((*journal)->reader(), UINT64_MAX, decision_config_of(options));
   if (!restored.ok()) {
     KQ_LOG_ERROR("cannot replay the journal: {}", restored.message());

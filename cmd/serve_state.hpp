@@ -42,12 +42,15 @@ std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s);
 std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s, journal::JournalReader& reader);
 
 // The journal of `serve` opened (a corrupt one quarantined and counted, §21) and its latest state
-// rebuilt from the newest snapshot and the records after it; errors are logged here.
+// rebuilt from the newest snapshot and the records after it; errors are logged here. `cluster`:
+// the identity of the cluster served (journal/cluster_identity.hpp); a journal of another is
+// refused unchanged.
 struct OpenedServeJournal {
   std::unique_ptr<journal::Journal> journal;
   actors::Scheduler scheduler;
 };
-Result<OpenedServeJournal> open_serve_journal(const ServeOptions& options, const std::function<void()>& on_quarantine);
+Result<OpenedServeJournal> open_serve_journal(const ServeOptions& options, const std::string& cluster,
+                                              const std::function<void()>& on_quarantine);
 
 // The start of a process in the journal (design.md §3): its `config` record, then an `unknown`
 // outcome for every write the previous process left unanswered, appended durably and folded into

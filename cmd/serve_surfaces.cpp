@@ -16,6 +16,7 @@
 #include "cmd/default_paths.hpp"
 #include "cmd/serve_config.hpp"
 #include "cmd/serve_startup_log.hpp"
+#include "journal/checkpoint_root.hpp"
 
 namespace koordq::cmd {
 namespace {
@@ -219,7 +220,14 @@ Status ServeSurfaces::attach(journal::Journal& journal, actors::runtime::Decisio
   };
   context.stream.max_lag = static_cast<uint64_t>(options_.stream_max_lag);
   context.stream.queue_namespace = options_.queue_namespace;
-  context.checkpoint = [&journal](const std::string& dir) { return journal.checkpoint(dir); };
+  const std::filesystem::path checkpoint_root = options_.journal_checkpoint_root.empty()
+                                                    ? std::filesystem::path(options_.journal_dir) / "checkpoints"
+                                                    : std::filesystem::path(options_.journal_checkpoint_root);
+  context.checkpoint = [&journal, checkpoint_root](const std::string& dir) -> Result<uint64_t> {
+    auto target = journal::checkpoint_dir_under(checkpoint_root, dir);
+    if (!target.ok()) return target.error();
+    return journal.checkpoint(*target);
+  };
   api::HttpServerOptions server;
   server.name = "debug";
   server.host = options_.api_handler_bind_address;

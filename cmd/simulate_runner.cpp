@@ -29,6 +29,7 @@
 #include "cmd/stop_signal.hpp"
 #include "cmd/sync_appender.hpp"
 #include "cmd/wall_clock.hpp"
+#include "journal/cluster_identity.hpp"
 #include "journal/journal.hpp"
 #include "journal/retention.hpp"
 #include "journal/watch_record.hpp"
@@ -217,7 +218,8 @@ int run_simulation(const ServeOptions& options) {
     return kExitUsage;
   }
   ServeSurfaces& served = **surfaces;
-  auto opened_journal = open_serve_journal(options, [&served] { served.metrics().count_quarantine(); });
+  auto opened_journal =
+      open_serve_journal(options, journal::kSimulatorCluster, [&served] { served.metrics().count_quarantine(); });
   if (!opened_journal.ok()) return kExitJournalUnreadable;
   journal::Journal& j = *opened_journal->journal;
   actors::Scheduler scheduler = std::move(opened_journal->scheduler);

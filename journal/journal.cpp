@@ -1,13 +1,17 @@
 #include "journal/journal.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 
 #include <openssl/rand.h>
 #include <rocksdb/utilities/checkpoint.h>
 #include <rocksdb/write_batch.h>
+#include <sys/stat.h>
 
 #include "journal/chain_check.hpp"
+#include "journal/cluster_identity.hpp"
 #include "journal/keys.hpp"
 #include "journal/unit_index.hpp"
 
@@ -101,6 +105,13 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
   std::error_code ec;
   fs::create_directories(options.dir, ec);
   if (ec) return make_error("cannot create journal directory " + options.dir.string() + ": " + ec.message());
+  if (!options.cluster.empty()) {
+    // A journal that cannot be read this way is damaged: recovery below names the damage.
+    auto recorded = recorded_cluster(options.dir);
+    if (recorded.ok() && recorded->has_value() && **recorded != options.cluster) {
+      return make_error(other_cluster_message(options.dir, **recorded, options.cluster));
+    }
+  }
 
   std::unique_ptr<Journal> j(new Journal());
   j->dir_ = options.dir;
@@ -223,6 +234,13 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
     }
   }
   if (auto s = j->index_snapshots(); !s.ok()) return s.error();
+  if (!options.cluster.empty()) {
+    auto recorded = j->reader_->meta(kMetaCluster);
+    if (!recorded.ok()) return recorded.error();
+    if (!recorded->has_value()) {
+      if (auto s = j->put_meta(kMetaCluster, options.cluster); !s.ok()) return s.error();
+    }
+  }
 
   if (options.clock == nullptr) j->owned_clock_ = std::make_unique<RecordClock>();
   RecordClock& clock = options.clock ? *options.clock : *j->owned_clock_;
@@ -273,8 +291,11 @@ Status Journal::put_meta(const std::string& key, const std::string& value) {
 Result<uint64_t> Journal::checkpoint(const fs::path& target) {
   if (fs::exists(target)) return make_error(target.string() + " already exists; name a directory that does not");
   std::error_code ec;
-  fs::create_directories(target, ec);
-  if (ec) return make_error("cannot create " + target.string() + ": " + ec.message());
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  if (ec) return make_error("cannot create " + target.parent_path().string() + ": " + ec.message());
+  // 0700: the copy holds what the journal holds, raw objects included.
+  if (::mkdir(target.c_str(), 0700) != 0)
+    return make_error("cannot create " + target.string() + ": " + std::strerror(errno));
   rocksdb::Checkpoint* raw = nullptr;
   auto s = rocksdb::Checkpoint::Create(&store_->db(), &raw);
   if (!s.ok()) return rocks_error("cannot checkpoint", s);

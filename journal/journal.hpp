@@ -28,6 +28,10 @@ struct JournalOptions {
   std::string new_uuid;          // UUID of a journal created by this open; random when empty
   RecordClock* clock = nullptr;  // default: the slewed wall clock
   int64_t quarantine_time = 0;   // names the quarantined directory; default: now
+  // The cluster this process serves (cluster_identity.hpp): recorded in a journal that records
+  // none; a journal that records another is refused before anything in it changes. Empty: not
+  // checked, not recorded (the journal commands).
+  std::string cluster;
 };
 
 struct QuarantineReport {
@@ -47,8 +51,8 @@ struct OpenReport {
 
 class Journal {
  public:
-  // Errors: the directory cannot be created or locked, a newer major schema, or corruption under
-  // CorruptionPolicy::kFail (the message names the first bad seq).
+  // Errors: the directory cannot be created or locked, a newer major schema, a journal of another
+  // cluster, or corruption under CorruptionPolicy::kFail (the message names the first bad seq).
   static Result<std::unique_ptr<Journal>> open(const JournalOptions& options);
   ~Journal();  // drains the writer, records the verified point
 
@@ -61,7 +65,7 @@ class Journal {
 
   Status put_snapshot(uint64_t seq, const std::string& bytes);
   Status put_meta(const std::string& key, const std::string& value);
-  // A consistent copy of the journal in `target`, which must not exist.
+  // A consistent copy of the journal in `target`, which must not exist: created with mode 0700.
   Result<uint64_t> checkpoint(const std::filesystem::path& target);
 
  private:

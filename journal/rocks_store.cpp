@@ -135,6 +135,17 @@ Result<std::unique_ptr<RocksStore>> RocksStore::open(const std::filesystem::path
   return store;
 }
 
+Result<std::unique_ptr<RocksStore>> RocksStore::open_read_only(const std::filesystem::path& db_dir) {
+  std::unique_ptr<RocksStore> store(new RocksStore());
+  store->mode_ = StoreMode::kSecondary;
+  rocksdb::DB* raw = nullptr;
+  const rocksdb::Status s = rocksdb::DB::OpenForReadOnly(db_options(StoreMode::kSecondary), db_dir.string(),
+                                                         existing_descriptors(db_dir), &store->handles_, &raw);
+  if (!s.ok()) return rocks_error("cannot read journal database " + db_dir.string(), s);
+  store->db_.reset(raw);
+  return store;
+}
+
 RocksStore::~RocksStore() {
   if (!db_) return;
   for (auto* h : handles_) db_->DestroyColumnFamilyHandle(h);

@@ -34,6 +34,9 @@ class RocksStore {
   // the store must not be written.
   static Result<std::unique_ptr<RocksStore>> open(const std::filesystem::path& db_dir, StoreMode mode,
                                                   const std::filesystem::path& secondary_dir = {});
+  // Reads a journal without opening it for writing: nothing in `db_dir` changes (no recovery, no
+  // lock, no new file). The store must not be written.
+  static Result<std::unique_ptr<RocksStore>> open_read_only(const std::filesystem::path& db_dir);
   ~RocksStore();
   RocksStore(const RocksStore&) = delete;
   RocksStore& operator=(const RocksStore&) = delete;

@@ -5,9 +5,11 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 
 #include <rapidjson/internal/dtoa.h>
 
+#include "schema/json_secret_splice.hpp"
 #include "schema/json_string_out.hpp"
 #include "schema/raw_object.hpp"
 
@@ -124,6 +126,24 @@ void write_env_list(simdjson::dom::array env, JsonText& out) {
   out.put(']');
 }
 
+// Each annotation that holds a JSON object or array, that document redacted (raw_object.hpp).
+void write_annotations(simdjson::dom::object annotations, JsonText& out) {
+  out.put('{');
+  bool first = true;
+  for (simdjson::dom::key_value_pair entry : annotations) {
+    write_key(entry.key, first, out);
+    first = false;
+    std::string_view text;
+    if (entry.value.get_string().get(text) != simdjson::SUCCESS) {
+      write_value(entry.value, Redaction::kSecrets, out);  // not a string: the rules apply inside
+      continue;
+    }
+    const std::optional<std::string> redacted = redact_embedded_json(text);
+    write_string(redacted ? std::string_view(*redacted) : text, out);
+  }
+  out.put('}');
+}
+
 void write_object(simdjson::dom::object object, Redaction redaction, JsonText& out) {
   out.put('{');
   bool first = true;
@@ -137,6 +157,10 @@ void write_object(simdjson::dom::object object, Redaction redaction, JsonText& o
       }
       if (member.key == "env" && member.value.type() == element_type::ARRAY) {
         write_env_list(member.value.get_array().value_unsafe(), out);
+        continue;
+      }
+      if (member.key == "annotations" && member.value.type() == element_type::OBJECT) {
+        write_annotations(member.value.get_object().value_unsafe(), out);
         continue;
       }
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #ifdef __SSE2__
@@ -55,20 +56,25 @@ class SecretSplicer {
   std::string run() {
     // Only `\uXXXX` can spell a letter of a key, so without one every key that names a rule is
     // one of four byte strings, and the scan starts at each instead of walking every string.
-    if (s_.find("\\u") == std::string_view::npos) {
+    fast_ = s_.find("\\u") == std::string_view::npos;
+    if (fast_) {
       from_secret_keys();
     } else {
       value(true);
     }
+    from_annotation_keys();
     if (splices_.empty()) return std::string(s_);
+    // The annotations' splices come after the secrets' in the list, not in the text; a splice
+    // inside another (or the same twice) is left out: the outer one replaces it whole.
+    std::sort(splices_.begin(), splices_.end(),
+              [](const Splice& a, const Splice& b) { return a.begin != b.begin ? a.begin < b.begin : a.end > b.end; });
     std::string out;
-    out.reserve(s_.size() + splices_.size() * 84);
+    out.reserve(s_.size() + splices_.size() * 96);
     size_t at = 0;
     for (const Splice& splice : splices_) {
+      if (splice.begin < at) continue;
       out.append(s_.data() + at, splice.begin - at);
-      out += '"';
-      out += splice.marker;
-      out += '"';
+      out += splice.replacement;
       at = splice.end;
     }
     out.append(s_.data() + at, s_.size() - at);
@@ -79,7 +85,7 @@ class SecretSplicer {
   struct Splice {
     size_t begin = 0;
     size_t end = 0;
-    std::string marker;
+    std::string replacement;  // JSON text: a marker's string, or an annotation's redacted string
   };
   struct Token {
     std::string_view content;  // between the quotes, escapes as in the text
@@ -211,7 +217,9 @@ class SecretSplicer {
   // The value of member `k`, at i_.
   void member(std::string_view k, bool rules) {
     const char c = peek();
-    if (rules && c == '{' && is_secret_map_key(k)) {
+    if (rules && c == '{' && k == "annotations") {
+      members([&](std::string_view) { annotation(); });
+    } else if (rules && c == '{' && is_secret_map_key(k)) {
       members([&](std::string_view) { secret(); });
     } else if (rules && c == '[' && k == "env") {
       elements([&] { peek() == '{' ? env_variable() : value(true); });
@@ -261,6 +269,40 @@ class SecretSplicer {
     }
   }
 
+  // On the fast path, every key `annotations` whose value is an object, found in the text as
+  // secret_key_at finds the secret keys (the walk from the root meets them on the slow path). One
+  // inside a secret value, or met already inside an env variable, gives a splice that run() drops.
+  void from_annotation_keys() {
+    if (!fast_) return;
+    static constexpr std::string_view kKey = "\"annotations\"";
+    std::string storage;
+    for (size_t open = s_.find(kKey); open != std::string_view::npos; open = s_.find(kKey, open + kKey.size())) {
+      size_t backslashes = 0;
+      while (backslashes < open && s_[open - 1 - backslashes] == '\\') ++backslashes;
+      if (backslashes % 2 != 0) continue;
+      i_ = open;
+      const std::string_view k = key(storage);
+      if (colon() && peek() == '{') member(k, true);
+    }
+  }
+
+  // An annotation's value at i_: a string that holds a JSON object or array (kubectl's
+  // last-applied-configuration, say) is replaced by the string of that document redacted.
+  void annotation() {
+    if (peek() != '"') {  // not Kubernetes' string map: the rules apply inside, as anywhere
+      value(true);
+      return;
+    }
+    const size_t begin = i_;
+    const Token t = string_token();
+    const std::string text = t.escaped ? unescaped(begin, i_) : std::string(t.content);
+    std::optional<std::string> redacted = redact_embedded_json(text);
+    if (!redacted) return;
+    std::string replacement;
+    append_json_string(*redacted, replacement);
+    splices_.push_back({begin, i_, std::move(replacement)});
+  }
+
   void array(bool rules) {
     elements([&] { value(rules); });
   }
@@ -283,17 +325,22 @@ class SecretSplicer {
     if (c == '"') {
       const Token t = string_token();
       const std::string text = t.escaped ? unescaped(begin, i_) : std::string(t.content);
-      if (!is_redaction_marker(text)) splices_.push_back({begin, i_, redaction_marker(text)});
+      if (!is_redaction_marker(text)) splices_.push_back({begin, i_, quoted(redaction_marker(text))});
       return;
     }
     value(false);
     bool ok = false;
     const simdjson::dom::element e = parsed(s_.substr(begin, i_ - begin), &ok);
-    splices_.push_back({begin, i_, redaction_marker(ok ? compact_json(e) : std::string(s_.substr(begin, i_ - begin)))});
+    splices_.push_back(
+        {begin, i_, quoted(redaction_marker(ok ? compact_json(e) : std::string(s_.substr(begin, i_ - begin))))});
   }
+
+  // A marker as a JSON string: it has nothing to escape.
+  static std::string quoted(std::string marker) { return '"' + std::move(marker) + '"'; }
 
   std::string_view s_;
   size_t i_ = 0;
+  bool fast_ = false;  // no `\u` escape in the text: rules start at the keys found in it
   std::vector<Splice> splices_;
 };
 
@@ -301,6 +348,17 @@ class SecretSplicer {
 
 std::string redact_as_received(std::string_view json) {
   return SecretSplicer(json).run();
+}
+
+std::optional<std::string> redact_embedded_json(std::string_view text) {
+  const size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos || (text[start] != '{' && text[start] != '[')) return std::nullopt;
+  bool ok = false;
+  parsed(text, &ok);
+  if (!ok) return std::nullopt;
+  std::string redacted = redact_as_received(text);
+  if (redacted == text) return std::nullopt;
+  return redacted;
 }
 
 }  // namespace koordq::schema::json_detail

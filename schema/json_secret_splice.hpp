@@ -8,11 +8,17 @@
 // bounds-checked.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace koordq::schema::json_detail {
 
 std::string redact_as_received(std::string_view json);
+
+// An annotation's value that holds a JSON object or array (kubectl.kubernetes.io/last-applied-
+// configuration, say): that document redacted as above; std::nullopt when the value is no such
+// document or has nothing to redact.
+std::optional<std::string> redact_embedded_json(std::string_view text);
 
 }  // namespace koordq::schema::json_detail

@@ -1,8 +1,15 @@
 #include "schema/raw_object.hpp"
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
+#include <mutex>
+#include <stdexcept>
 
+#include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/rand.h>
 
 #include "schema/json_decode.hpp"
 #include "schema/json_secret_splice.hpp"
@@ -10,29 +17,72 @@
 namespace koordq::schema {
 namespace {
 
-constexpr std::string_view kMarkerPrefix = "<redacted sha256:";
+constexpr std::string_view kMarkerPrefix = "<redacted hmac-sha256:";
+// Markers of journals written before the key: kept as they are, recognised as markers.
+constexpr std::string_view kUnkeyedMarkerPrefix = "<redacted sha256:";
 constexpr std::string_view kMarkerSuffix = ">";
 constexpr size_t kDigestHexBytes = 64;
 
-// Fetched once: EVP_sha256() would make every digest look the implementation up again.
-const EVP_MD* sha256() {
-  static const EVP_MD* const md = [] {
-    const EVP_MD* fetched = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-    return fetched != nullptr ? fetched : EVP_sha256();
-  }();
-  return md;
+// The installed key; its generation tells each thread's MAC context to take it up.
+struct InstalledKey {
+  std::string bytes;
+  uint64_t generation = 0;
+};
+std::atomic<const InstalledKey*> installed_key{nullptr};
+std::atomic<uint64_t> key_generations{0};
+
+const InstalledKey* install(std::string bytes) {
+  // Never freed: a thread may still read the previous key (one per install, a few per process).
+  auto* key = new InstalledKey{std::move(bytes), key_generations.fetch_add(1) + 1};
+  installed_key.store(key, std::memory_order_release);
+  return key;
 }
 
-struct DigestContextFree {
-  void operator()(EVP_MD_CTX* context) const { EVP_MD_CTX_free(context); }
+// The key in use: the installed one, else a random key of this process's own (never none: an
+// unkeyed digest of a short secret can be guessed).
+const InstalledKey& current_key() {
+  if (const InstalledKey* key = installed_key.load(std::memory_order_acquire)) return *key;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (installed_key.load(std::memory_order_acquire) != nullptr) return;
+    std::string bytes(kRedactionKeyBytes, '\0');
+    if (RAND_bytes(reinterpret_cast<unsigned char*>(bytes.data()), static_cast<int>(bytes.size())) != 1) {
+      throw std::runtime_error("no randomness from OpenSSL for the redaction key");
+    }
+    install(std::move(bytes));
+  });
+  return *installed_key.load(std::memory_order_acquire);
+}
+
+struct MacFree {
+  void operator()(EVP_MAC* mac) const { EVP_MAC_free(mac); }
+};
+struct MacContextFree {
+  void operator()(EVP_MAC_CTX* context) const { EVP_MAC_CTX_free(context); }
 };
 
-// One context per thread, reused: creating one per digest costs as much as the digest.
-bool digest(std::string_view bytes, unsigned char* out, unsigned int* size) {
-  thread_local std::unique_ptr<EVP_MD_CTX, DigestContextFree> context(EVP_MD_CTX_new());
-  return context != nullptr && EVP_DigestInit_ex(context.get(), sha256(), nullptr) == 1 &&
-         EVP_DigestUpdate(context.get(), bytes.data(), bytes.size()) == 1 &&
-         EVP_DigestFinal_ex(context.get(), out, size) == 1;
+// One HMAC-SHA256 context per thread, keyed once per key: re-initialising it without a key keeps
+// the key's precomputed pads, so a marker costs about two SHA-256 compressions more than a digest.
+bool keyed_digest(std::string_view bytes, unsigned char* out, size_t* size) {
+  static const std::unique_ptr<EVP_MAC, MacFree> mac(EVP_MAC_fetch(nullptr, "HMAC", nullptr));
+  thread_local std::unique_ptr<EVP_MAC_CTX, MacContextFree> context(mac ? EVP_MAC_CTX_new(mac.get()) : nullptr);
+  thread_local uint64_t keyed_generation = 0;
+  if (context == nullptr) return false;
+  const InstalledKey& key = current_key();
+  if (keyed_generation != key.generation) {
+    char digest_name[] = "SHA256";
+    const OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest_name, 0),
+                                 OSSL_PARAM_construct_end()};
+    if (EVP_MAC_init(context.get(), reinterpret_cast<const unsigned char*>(key.bytes.data()), key.bytes.size(),
+                     params) != 1) {
+      return false;
+    }
+    keyed_generation = key.generation;
+  } else if (EVP_MAC_init(context.get(), nullptr, 0, nullptr) != 1) {
+    return false;
+  }
+  return EVP_MAC_update(context.get(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()) == 1 &&
+         EVP_MAC_final(context.get(), out, size, EVP_MAX_MD_SIZE) == 1;
 }
 
 bool is_lower_hex(char c) {
@@ -60,17 +110,21 @@ const char* raw_object_mode_name(RawObjectMode mode) {
   return "redacted";
 }
 
+void install_redaction_key(std::string_view key) {
+  install(std::string(key));
+}
+
 std::string redaction_marker(std::string_view original) {
   unsigned char digest_bytes[EVP_MAX_MD_SIZE];
-  unsigned int digest_size = 0;
-  if (!digest(original, digest_bytes, &digest_size)) {
+  size_t digest_size = 0;
+  if (!keyed_digest(original, digest_bytes, &digest_size)) {
     // Without a digest nothing of the value may be kept.
     return std::string(kMarkerPrefix) + std::string(kDigestHexBytes, '0') + std::string(kMarkerSuffix);
   }
   static constexpr char kHex[] = "0123456789abcdef";
   std::string marker(kMarkerPrefix);
   marker.reserve(kMarkerPrefix.size() + kDigestHexBytes + kMarkerSuffix.size());
-  for (unsigned int i = 0; i < digest_size; ++i) {
+  for (size_t i = 0; i < digest_size; ++i) {
     marker += kHex[digest_bytes[i] >> 4];
     marker += kHex[digest_bytes[i] & 0x0F];
   }
@@ -79,11 +133,12 @@ std::string redaction_marker(std::string_view original) {
 }
 
 bool is_redaction_marker(std::string_view text) {
-  if (text.size() != kMarkerPrefix.size() + kDigestHexBytes + kMarkerSuffix.size() ||
-      text.substr(0, kMarkerPrefix.size()) != kMarkerPrefix || text.substr(text.size() - 1) != kMarkerSuffix) {
+  const std::string_view prefix = text.starts_with(kMarkerPrefix) ? kMarkerPrefix : kUnkeyedMarkerPrefix;
+  if (text.size() != prefix.size() + kDigestHexBytes + kMarkerSuffix.size() || !text.starts_with(prefix) ||
+      !text.ends_with(kMarkerSuffix)) {
     return false;
   }
-  for (char c : text.substr(kMarkerPrefix.size(), kDigestHexBytes)) {
+  for (char c : text.substr(prefix.size(), kDigestHexBytes)) {
     if (!is_lower_hex(c)) return false;
   }
   return true;

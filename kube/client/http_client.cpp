@@ -220,6 +220,7 @@ struct HttpClient::Impl {
     message.set(http::field::host, host_port);
     message.set(http::field::user_agent, options.user_agent);
     message.set(http::field::accept, "application/json");
+    for (const auto& [name, value] : request.headers) message.set(name, value);
     if (config.token) {
       Result<std::string> token = config.token->value();
       if (!token.ok()) return token.error();

@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "base/result.hpp"
 #include "kube/client/cancellation.hpp"
@@ -58,6 +60,8 @@ struct Request {
   // A leader's write: checked immediately before each attempt is written to the connection; once
   // it admits nothing the request ends unsent with its error, and is not retried.
   FencePass fence;
+  // More header fields, name and value (koordq's own debug API asks for one).
+  std::vector<std::pair<std::string, std::string>> headers;
 };
 
 struct Response {

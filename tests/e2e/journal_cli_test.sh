@@ -23,6 +23,8 @@ events="$scratch/events.json"
 run journal import --journal-dir "$j" "$events"
 check "import reports what it appended" test "$code" -eq 0 -a "$(cat "$out")" = "imported 3 records (seq 1..3)"
 check "import warns about the skipped kind" grep -q "skipped an object of kind ConfigMap" "$err"
+check "the journal's redaction key is 64 hex digits, mode 0600" \
+  test "$(stat -c %a "$j/redaction.key")$(grep -cx '[0-9a-f]\{64\}' "$j/redaction.key")" = 6001
 
 run journal stat --journal-dir "$j"
 check "stat counts watch records" grep -qx "kinds:      watch=3" "$out"

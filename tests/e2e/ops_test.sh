@@ -158,10 +158,18 @@ if ! build_kube_apiserver "$scratch/build.log"; then
   exit 1
 fi
 k120="$cache/kubectl"
+# Every kubectl here, each once (by its real path): the control plane's 1.20, the one on PATH
+# (Debian's kubernetes-client, or another), google-cloud-cli's versioned ones, KOORDQ_KUBECTL; the
+# last is the newest.
 kubectls=()
-[ -x "$k120" ] && kubectls+=("$k120")
-for k in /usr/lib/google-cloud-sdk/bin/kubectl.1.*; do [ -x "$k" ] && kubectls+=("$k"); done
-[ -n "${KOORDQ_KUBECTL:-}" ] && kubectls+=("$KOORDQ_KUBECTL")
+declare -A seen_kubectl=()
+for k in "$k120" "$(command -v kubectl)" /usr/lib/google-cloud-sdk/bin/kubectl.1.* "${KOORDQ_KUBECTL:-}"; do
+  if [ -z "$k" ] || [ ! -x "$k" ]; then continue; fi
+  real="$(readlink -f "$k")"
+  [ -n "${seen_kubectl[$real]:-}" ] && continue
+  seen_kubectl[$real]=1
+  kubectls+=("$k")
+done
 if [ ${#kubectls[@]} -lt 2 ]; then
   echo "FAIL: fewer than two kubectl versions (${kubectls[*]}); install google-cloud-cli's kubectl"
   exit 1
@@ -194,6 +202,7 @@ cat >"$scratch/rules.expected" <<'EOF'
 {"role":"ClusterRole","ns":"","group":"","resources":["events"],"names":[],"verbs":["create","patch"]}
 {"role":"ClusterRole","ns":"","group":"apiregistration.k8s.io","resources":["apiservices"],"names":["v1alpha1.visibility.koord-queue.x-k8s.io"],"verbs":["get","patch"]}
 {"role":"ClusterRole","ns":"","group":"authorization.k8s.io","resources":["subjectaccessreviews"],"names":[],"verbs":["create"]}
+{"role":"ClusterRole","ns":"","group":"","resources":["namespaces"],"names":["kube-system"],"verbs":["get"]}
 {"role":"ClusterRole","ns":"","group":"scheduling.sigs.k8s.io","resources":["elasticquotas"],"names":[],"verbs":["list","watch"]}
 {"role":"ClusterRole","ns":"","group":"scheduling.x-k8s.io","resources":["queueunits"],"names":[],"verbs":["get","list","watch","patch"]}
 {"role":"ClusterRole","ns":"","group":"scheduling.x-k8s.io","resources":["queueunits/status"],"names":[],"verbs":["patch"]}
@@ -304,7 +313,8 @@ allowed=(
   "watch - configmaps - kube-system extension-apiserver-authentication"
   "create authorization.k8s.io subjectaccessreviews - - -"
   "get apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io"
-  "patch apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io")
+  "patch apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io"
+  "get - namespaces - - kube-system")
 denied=(
   "delete scheduling.x-k8s.io queueunits - default job-a" "create scheduling.x-k8s.io queueunits - default -"
   "update scheduling.x-k8s.io queueunits status default job-a" "get scheduling.sigs.k8s.io elasticquotas - default team-a"
@@ -314,7 +324,8 @@ denied=(
   "list - pods - koord-queue -" "get - pods - default koordq-0" "get - secrets - koord-queue token"
   "get - configmaps - kube-system other" "list - configmaps - kube-system -" "delete - events - default job-a.1"
   "patch apiregistration.k8s.io apiservices - - v1beta1.metrics.k8s.io" "list apiregistration.k8s.io apiservices - - -"
-  "update apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io")
+  "update apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io"
+  "get - namespaces - - default" "list - namespaces - - -")
 # A SubjectAccessReview per row, all created by one kubectl call; status.allowed is the answer.
 reviews() { # reviews ROW...: a List of SubjectAccessReviews for the ServiceAccount
   printf '%s\n' "$@" | jq -R -s --arg sa "$sa" '{apiVersion: "v1", kind: "List", items: [split("\n")[] | select(. != "")

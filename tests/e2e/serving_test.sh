@@ -115,6 +115,31 @@ check "debug time travel to revision 3" test "$code" = 200
 check "the answer names revision 3" grep -qi '^x-koordq-revision: 3' "$h"
 check "at revision 3 the relist had not brought the queues in yet" jq_true 'keys == ["_unassigned"]' "$b"
 
+# --- the checkpoint endpoint (§17.1): a header, a root, 0700, no escape ----------------------------
+C="$D/apis/journal/v1/checkpoint"
+root="$journal/checkpoints"
+check "checkpoint without X-Koordq-Checkpoint: 403 naming the header" \
+  test "$(status "$b" "$C?dir=$root/a" -X POST)$(jq -r .error "$b")" = \
+  '403a checkpoint request needs the header X-Koordq-Checkpoint: 1 (koordq journal checkpoint sends it)'
+check "nothing was written without the header" test ! -e "$root/a"
+check "checkpoint under the root: 200 with its seq" \
+  test "$(status "$b" "$C?dir=$root/x/a" -X POST -H 'X-Koordq-Checkpoint: 1')$(jq -r '.seq > 0' "$b")" = 200true
+check "the root, the directory on the way and the checkpoint are 0700" \
+  test "$(stat -c %a "$root" "$root/x" "$root/x/a" | sort -u)" = 700
+check "the checkpoint verifies" "$koordq" journal verify --journal-dir "$root/x/a"
+check "checkpoint outside the root: 409 naming the root and the flag" \
+  test "$(status "$b" "$C?dir=$scratch/outside" -X POST -H 'X-Koordq-Checkpoint: 1')$(jq -r .error "$b")" = \
+  "409the checkpoint's directory $scratch/outside is not under $root (--journal-checkpoint-root): name one under it"
+check "checkpoint through ..: 409" \
+  test "$(status "$b" "$C?dir=$root/../../escaped" -X POST -H 'X-Koordq-Checkpoint: 1')" = 409
+mkdir -p "$scratch/elsewhere" && ln -s "$scratch/elsewhere" "$root/link"
+check "checkpoint through a symbolic link: 409" \
+  test "$(status "$b" "$C?dir=$root/link/a" -X POST -H 'X-Koordq-Checkpoint: 1')" = 409
+check "nothing was written outside the root" test -z "$(ls -A "$scratch/elsewhere")" -a ! -e "$scratch/outside" -a ! -e "$scratch/escaped"
+run journal checkpoint --journal-dir "$journal" "$root/by-command"
+check "koordq journal checkpoint through the running serve (it sends the header)" \
+  test "$code" -eq 0 -a -d "$root/by-command/db"
+
 # --- journal stream (§17.5) ---------------------------------------------------------------------------
 J="$D/apis/journal/v1/records"
 curl -s -D "$h" -o "$scratch/stream" "$J"
@@ -129,12 +154,16 @@ check "kind filters keep only that kind"   test "$(curl -s "$J?kind=round" | jq 
 check "namespace filters drop records about no object"   test "$(curl -s "$J?namespace=nlp" | jq -r .kind | grep -c -E 'tick|config|relist')" = 0
 
 # §24.4: a checkpoint of the live journal, made by the serve that owns it (over its debug listener).
-"$koordq" journal checkpoint --journal-dir "$journal" "$scratch/checkpoint" >"$out" 2>"$err"
+# It writes under --journal-checkpoint-root only (default <journal-dir>/checkpoints).
+"$koordq" journal checkpoint --journal-dir "$journal" "$journal/checkpoints/live" >"$out" 2>"$err"
 check "journal checkpoint of a live journal goes through the running serve" grep -qE '^checkpoint of seq [0-9]+ written to ' "$out"
-"$koordq" journal verify --journal-dir "$scratch/checkpoint" >"$out" 2>"$err"
+"$koordq" journal verify --journal-dir "$journal/checkpoints/live" >"$out" 2>"$err"
 check "the live checkpoint verifies" grep -q '^ok: ' "$out"
+"$koordq" journal checkpoint --journal-dir "$journal" "$scratch/checkpoint" >"$out" 2>"$err"
+check "a live checkpoint outside the root is refused, naming the root" grep -q \
+  "the serve holding the journal refused the checkpoint: the checkpoint's directory $scratch/checkpoint is not under $journal/checkpoints (--journal-checkpoint-root): name one under it" "$err"
 check "the checkpoint endpoint is POST only" test "$(curl -s -o /dev/null -w '%{http_code}' "$D/apis/journal/v1/checkpoint?dir=/tmp/x")" = 405
-check "a relative checkpoint dir is refused" test "$(curl -s -X POST "$D/apis/journal/v1/checkpoint?dir=rel" | jq -r .error)" = \
+check "a relative checkpoint dir is refused" test "$(curl -s -X POST -H 'X-Koordq-Checkpoint: 1' "$D/apis/journal/v1/checkpoint?dir=rel" | jq -r .error)" = \
   "dir must be an absolute path that does not exist yet"
 head_seq=$(tail -n1 "$scratch/stream" | jq .seq)
 curl -s --max-time 3 "$J?from=$head_seq&follow=true" >"$scratch/follow"

@@ -166,7 +166,7 @@ std::string random_json(int depth) {
   // Escaped spellings of env and data, and names that only end like them.
   static const std::vector<std::string> keys = {"env",       "value",      "data",  "stringData", "binaryData",
                                                 "name",      "valueFrom",  "spec",  "containers", "x",
-                                                "\\u0065nv", "da\\u0074a", "f:env", "metadata"};
+                                                "\\u0065nv", "da\\u0074a", "f:env", "metadata",   "annotations"};
   int choice = *rc::gen::inRange(0, depth > 0 ? 8 : 4);
   switch (choice) {
     case 0:
@@ -174,8 +174,12 @@ std::string random_json(int depth) {
     case 1:
       return std::to_string(*rc::gen::arbitrary<int32_t>());
     case 2:
-      return *rc::gen::element<std::string>("true", "1.5", "\"\"", "\"s3cr3t\"", "\"é\\u0000\\\"\"", "\"env\"",
-                                            R"("say \"env\":[{\"value\":\"x\"}] \\")", R"("\\\"data\":{}")");
+      return *rc::gen::element<std::string>(
+          "true", "1.5", "\"\"", "\"s3cr3t\"", "\"é\\u0000\\\"\"", "\"env\"", R"("say \"env\":[{\"value\":\"x\"}] \\")",
+          R"("\\\"data\":{}")",
+          // Documents in a string, as kubectl's last-applied-configuration annotation holds them.
+          R"("{\"data\":{\"k\":\"s3cr3t\"},\"metadata\":{\"annotations\":{\"a\":\"{\\\"env\\\":[{\\\"value\\\":1}]}\"}}}\n")",
+          R"("[{\"env\":[{\"name\":\"A\",\"value\":\"s3cr3t\"}]}]")", R"(" {\"x\":\"\\u0065\"}")");
     case 3:
       return "\"" + *rc::gen::container<std::string>(rc::gen::inRange('a', static_cast<char>('z' + 1))) + "\"";
     case 4:
@@ -200,7 +204,18 @@ bool is_hidden(const rapidjson::Value& value) {
   return value.IsNull() || (value.IsString() && is_redaction_marker({value.GetString(), value.GetStringLength()}));
 }
 
-// No env[].value and no entry of a data/stringData/binaryData object is left in the clear.
+bool no_secret_left(const rapidjson::Value& value);
+
+// An annotation holding a JSON document: none left in the clear inside it either.
+bool no_secret_left_in_annotation(const rapidjson::Value& value) {
+  if (!value.IsString()) return no_secret_left(value);
+  rapidjson::Document embedded;
+  embedded.Parse(value.GetString(), value.GetStringLength());
+  return embedded.HasParseError() || !(embedded.IsObject() || embedded.IsArray()) || no_secret_left(embedded);
+}
+
+// No env[].value and no entry of a data/stringData/binaryData object is left in the clear, nor
+// inside an annotation that holds a JSON document.
 bool no_secret_left(const rapidjson::Value& value) {
   if (value.IsArray()) {
     for (const auto& item : value.GetArray()) {
@@ -214,6 +229,10 @@ bool no_secret_left(const rapidjson::Value& value) {
     if ((key == "data" || key == "stringData" || key == "binaryData") && member.value.IsObject()) {
       for (const auto& entry : member.value.GetObject()) {
         if (!is_hidden(entry.value)) return false;
+      }
+    } else if (key == "annotations" && member.value.IsObject()) {
+      for (const auto& entry : member.value.GetObject()) {
+        if (!no_secret_left_in_annotation(entry.value)) return false;
       }
     } else if (key == "env" && member.value.IsArray()) {
       for (const auto& variable : member.value.GetArray()) {

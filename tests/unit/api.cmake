@@ -1,6 +1,7 @@
 # api/: request parameters, renderings, the HTTP server, metrics, time travel, the journal stream,
 # the front-proxy CA from the ConfigMap, the exposition writer, the compact JSON writer and the
-# visibility response cache, front-proxy authentication, authorization and the namespaced paths.
+# visibility response cache, front-proxy authentication, authorization and the namespaced paths,
+# the checkpoint endpoint's header.
 koordq_gtest(api_unit_tests unit
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/api_render_test.cpp
@@ -17,4 +18,5 @@ koordq_gtest(api_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/api_visibility_authz_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/api_visibility_access_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/api_tls_material_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/api_debug_checkpoint_test.cpp
   LIBS koordq_api)

@@ -591,7 +591,7 @@ TEST(JsonDecode, redacted_raw_json_hides_env_values_of_pod_templates) {
   Result<WatchEvent> event =
       decoder.decode_watch_event(read_fixture("queue_unit_watch_event.json"), RawObjectMode::kRedacted);
   ASSERT_TRUE(event.ok());
-  EXPECT_THAT(event->raw_json, AllOf(HasSubstr(R"("name":"WANDB_API_KEY","value":"<redacted sha256:)"),
+  EXPECT_THAT(event->raw_json, AllOf(HasSubstr(R"("name":"WANDB_API_KEY","value":"<redacted hmac-sha256:)"),
                                      HasSubstr(R"("valueFrom":{"secretKeyRef":{"key":"secret-key")"),
                                      HasSubstr(R"("apiVersion":"scheduling.x-k8s.io/v1alpha1","kind":"QueueUnit")")));
   EXPECT_THAT(event->raw_json, ::testing::Not(HasSubstr("wandb-7f3c2a91")));
@@ -605,7 +605,7 @@ TEST(JsonDecode, raw_json_of_a_list_item_is_redacted_too) {
   ASSERT_TRUE(page.ok());
   ASSERT_THAT(page->items, SizeIs(2));
   for (const DecodedObject& item : page->items) {
-    EXPECT_THAT(item.raw_json, HasSubstr("<redacted sha256:"));
+    EXPECT_THAT(item.raw_json, HasSubstr("<redacted hmac-sha256:"));
     EXPECT_THAT(item.raw_json, ::testing::Not(HasSubstr("wandb-7f3c2a91")));
   }
 }

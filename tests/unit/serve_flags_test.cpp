@@ -157,6 +157,7 @@ const std::vector<std::vector<std::string>> kEveryFlag = {
     {"--journal-raw-objects", "off"},
     {"--journal-on-corruption", "fail"},
     {"--tick-min-interval", "1ms"},
+    {"--journal-checkpoint-root", "/data/copies"},
     {"--actor-threads", "4"},
     {"--simulate"},
     {"--simulate", "--scenario", "burst.yaml"},

@@ -203,7 +203,7 @@ class UnansweredWrites : public ::testing::Test {
 };
 
 TEST_F(UnansweredWrites, the_restored_state_names_exactly_the_writes_without_an_answer) {
-  auto opened = cmd::open_serve_journal(options_, {});
+  auto opened = cmd::open_serve_journal(options_, "", {});
   ASSERT_TRUE(opened.ok()) << opened.message();
 
   const uint32_t job0 = index_of(second_, DecisionKind::kAdmit, "default/job0");
@@ -224,7 +224,7 @@ TEST_F(UnansweredWrites, the_restored_state_names_exactly_the_writes_without_an_
 }
 
 TEST_F(UnansweredWrites, their_unknown_outcomes_journaled_release_what_the_writes_reserved) {
-  auto opened = cmd::open_serve_journal(options_, {});
+  auto opened = cmd::open_serve_journal(options_, "", {});
   ASSERT_TRUE(opened.ok()) << opened.message();
   actors::Scheduler& s = opened->scheduler;
   ASSERT_EQ(used_cpu(s, "team-a"), 4000);
@@ -262,7 +262,7 @@ TEST_F(UnansweredWrites, their_unknown_outcomes_journaled_release_what_the_write
 // folds it (which resets what the previous process published, §14.2/§14.3), so the first round
 // after the restart was decided on another state than the replay's.
 TEST_F(UnansweredWrites, a_process_start_leaves_the_live_state_the_replay_folds) {
-  auto opened = cmd::open_serve_journal(options_, {});
+  auto opened = cmd::open_serve_journal(options_, "", {});
   ASSERT_TRUE(opened.ok()) << opened.message();
   actors::Scheduler& s = opened->scheduler;
   bool published = false;
@@ -285,7 +285,7 @@ TEST_F(UnansweredWrites, a_process_start_leaves_the_live_state_the_replay_folds)
 // replay --verify compares each snapshot with the fold at its seq: a snapshot of a live state that
 // had not folded a record (here the effect of a config record the fold has not seen) is named.
 TEST_F(UnansweredWrites, verify_names_a_snapshot_that_differs_from_the_fold) {
-  auto opened = cmd::open_serve_journal(options_, {});
+  auto opened = cmd::open_serve_journal(options_, "", {});
   ASSERT_TRUE(opened.ok()) << opened.message();
   journal::Journal& j = *opened->journal;
   const uint64_t head = j.reader().last_seq();
