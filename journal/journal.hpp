@@ -13,6 +13,7 @@
 #include "base/result.hpp"
 #include "journal/group_commit.hpp"
 #include "journal/journal_reader.hpp"
+#include "journal/signing_key.hpp"
 
 namespace koordq::journal {
 
@@ -28,6 +29,9 @@ struct JournalOptions {
   std::string new_uuid;          // UUID of a journal created by this open; random when empty
   RecordClock* clock = nullptr;  // default: the slewed wall clock
   int64_t quarantine_time = 0;   // names the quarantined directory; default: now
+  // --journal-signing-key-file: signs HEAD, the retention cut and snapshot anchors; a HEAD signed
+  // by another key, or whose signature does not verify, is corruption.
+  std::shared_ptr<const SigningKey> signing_key;
 };
 
 struct QuarantineReport {
@@ -58,6 +62,7 @@ class Journal {
   GroupCommitWriter& writer() { return *writer_; }
   JournalReader& reader() { return *reader_; }
   RocksStore& store() { return *store_; }
+  const SigningKey* signing_key() const { return signing_key_.get(); }
 
   Status put_snapshot(uint64_t seq, const std::string& bytes);
   Status put_meta(const std::string& key, const std::string& value);
@@ -68,7 +73,11 @@ class Journal {
   Journal() = default;
   // Puts every snapshot into the key-only snapshot index once (a journal written before it).
   Status index_snapshots();
+  // The HEAD file, signed when there is a signing key.
+  Status write_head(const std::filesystem::path& path, const ChainHead& head) const;
+  std::optional<Signature> sign_head(const ChainHead& head) const;
   std::filesystem::path dir_;
+  std::shared_ptr<const SigningKey> signing_key_;
   std::string uuid_;
   OpenReport report_;
   std::unique_ptr<RecordClock> owned_clock_;

@@ -35,9 +35,11 @@ run journal verify --journal-dir "$j"
 check "verify passes and prints the head" test "$code" -eq 0 -a "$(cat "$out")" = "ok: 3 records, seq 1..3, head $head_hash"
 
 run journal export --journal-dir "$j" "$scratch/export.ndjson"
-check "export writes one line per record" test "$code" -eq 0 -a "$(wc -l <"$scratch/export.ndjson")" -eq 3
-check "export lines are JSON with seq and canonical bytes" jq_true -s 'map(.seq) == [1,2,3] and all(.b | length > 0)' \
+check "export writes one line per record and the trailer" test "$code" -eq 0 -a "$(wc -l <"$scratch/export.ndjson")" -eq 4
+check "export lines are JSON with seq and canonical bytes" jq_true -s '.[:3] | map(.seq) == [1,2,3] and all(.b | length > 0)' \
   "$scratch/export.ndjson"
+check "the trailer names the records and the head" jq_true -s \
+  ".[3].trailer | .firstSeq == 1 and .lastSeq == 3 and .records == 3 and .head == \"$head_hash\"" "$scratch/export.ndjson"
 run journal verify --export "$scratch/export.ndjson"
 check "the export verifies to the same head" test "$code" -eq 0 -a "$(cat "$out")" = "ok: 3 records, seq 1..3, head $head_hash"
 run journal verify --export - <"$scratch/export.ndjson"
@@ -49,7 +51,7 @@ check "an edited export fails verification with exit 1" test "$code" -eq 1
 check "the failure names the first bad seq" grep -q "broken at seq 1" "$err"
 
 run journal export --journal-dir "$j" --from rev:2 --to rev:2
-check "--from/--to select an inclusive range" test "$code" -eq 0 -a "$(jq -s 'map(.seq)' -c "$out")" = "[2]"
+check "--from/--to select an inclusive range" test "$code" -eq 0 -a "$(jq -s 'map(.seq // .trailer.firstSeq)' -c "$out")" = "[2,2]"
 run journal export --journal-dir "$j" --from rev:9
 check "a revision newer than the latest is exit 2" test "$code" -eq 2
 check "… with the message of the visibility API" grep -q "revision 9 is newer than the latest revision 3" "$err"
