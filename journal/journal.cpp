@@ -11,6 +11,7 @@
 #include "journal/keys.hpp"
 #include "journal/retention_cut.hpp"
 #include "journal/signed_statements.hpp"
+#include "journal/snapshot_anchor.hpp"
 #include "journal/unit_index.hpp"
 
 namespace koordq::journal {
@@ -279,9 +280,15 @@ Journal::~Journal() {
 }
 
 Status Journal::put_snapshot(uint64_t seq, const std::string& bytes) {
+  // Anchored to the chain hash of its seq (a snapshot of a seq not in the log has no anchor).
+  std::string anchor;
+  auto rec = reader_->get(seq);
+  if (rec.ok() && rec->has_value()) {
+    anchor = render_snapshot_anchor(make_snapshot_anchor(uuid_, seq, (*rec)->hash(), bytes, signing_key_.get()));
+  }
   rocksdb::WriteBatch batch;
   batch.Put(store_->snapshot(), seq_key(seq), bytes);
-  batch.Put(store_->meta(), snapshot_index_key(seq), "");
+  batch.Put(store_->meta(), snapshot_index_key(seq), anchor);
   return store_->write(batch, true);
 }
 

@@ -4,6 +4,7 @@
 #include "journal/head_file.hpp"
 #include "journal/retention_cut.hpp"
 #include "journal/signed_statements.hpp"
+#include "journal/snapshot_anchor.hpp"
 
 namespace koordq::journal {
 namespace {
@@ -99,6 +100,15 @@ Result<VerifyReport> verify_journal(JournalReader& reader, const std::filesystem
   }
   fill_report(report, verifier);
   if (!report.broken && !head_file.empty()) report.broken = check_head_file(reader, head_file, *uuid, key, report);
+  for (const auto& entry : report.broken ? std::vector<SnapshotEntry>{} : reader.snapshots()) {
+    auto snapshot = reader.unchecked_latest_snapshot_at_or_before(entry.seq);
+    if (!snapshot.ok()) return snapshot.error();
+    if (!snapshot->has_value()) continue;
+    if (auto mismatch = snapshot_anchor_mismatch(reader, entry.seq, (*snapshot)->second, key)) {
+      report.broken = ChainBreak{entry.seq, *mismatch};
+      break;
+    }
+  }
   return report;
 }
 

@@ -187,6 +187,32 @@ TEST(JournalTamper, deleting_records_behind_a_retention_cut_is_caught) {
                   {"broken at seq 5:", "retention cut says the log starts at seq 5 but it starts at seq 7"});
 }
 
+TEST(JournalTamper, an_edited_snapshot_is_caught_by_verify_and_refused_by_readers) {
+  testing::TempDir scratch;
+  const fs::path dir = scratch / "journal";
+  append_records(dir, 12);
+  {
+    auto j = open_failing(dir);
+    ASSERT_TRUE(j.ok()) << j.message();
+    ASSERT_TRUE((*j)->put_snapshot(6, "the state after seq 6").ok());
+  }
+  const Exit intact = koordq(scratch.path(), {"journal", "verify", "--journal-dir", dir.string()});
+  EXPECT_EQ(intact.code, 0) << (intact.err.empty() ? "" : intact.err[0]);
+
+  with_store(dir, [](journal::RocksStore& s) {
+    rocksdb::WriteBatch b;
+    b.Put(s.snapshot(), journal::seq_key(6), "a state that never was");
+    ASSERT_TRUE(s.write(b, true).ok());
+  });
+  expect_detected(koordq(scratch.path(), {"journal", "verify", "--journal-dir", dir.string()}),
+                  {"broken at seq 6:", "snapshot at seq 6 is not the snapshot its anchor names", "edited"});
+  auto reader = journal::JournalReader::open_secondary(dir);
+  ASSERT_TRUE(reader.ok());
+  auto refused = (*reader)->latest_snapshot_at_or_before(10);
+  ASSERT_FALSE(refused.ok()) << "a restart would resume from the edited snapshot";
+  EXPECT_NE(refused.message().find("edited"), std::string::npos) << refused.message();
+}
+
 class ExportTamper : public ::testing::Test {
  protected:
   void SetUp() override {
