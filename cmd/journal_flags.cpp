@@ -110,7 +110,8 @@ const CommandSpec& journal_verify_command_spec() {
       .summary = "check that seq is dense and the hash chain intact",
       .description =
           "Checks that the sequence numbers are dense and the SHA-256 hash chain intact, from seq 1 or from the "
-          "retention cut, and that HEAD is present and agrees with the log; for an export, also that every line is "
+          "retention cut, that HEAD is present and agrees with the log, and that every snapshot matches its anchor "
+          "in the chain; for an export, also that every line is "
           "exactly the rendering of its record and that the export ends with a trailer that names exactly the "
           "records before it. With --public-key, HEAD, the retention cut and the export trailer must carry the "
           "signature of that key, which catches a rewritten HEAD and a re-chained or forged export. Prints `ok: <n> "

@@ -118,7 +118,16 @@ std::vector<actors::Outcome> unanswered_writes(const actors::Scheduler& s, journ
 }
 
 Result<OpenedServeJournal> open_serve_journal(const ServeOptions& options, const std::function<void()>& on_quarantine) {
-  auto journal = journal::Journal::open(journal_options_of(options));
+  journal::JournalOptions journal_options = journal_options_of(options);
+  if (!options.journal_signing_key_file.empty()) {
+    auto key = journal::SigningKey::load(options.journal_signing_key_file);
+    if (!key.ok()) {
+      KQ_LOG_ERROR("cannot open the journal: --journal-signing-key-file: {}", key.message());
+      return key.error();
+    }
+    journal_options.signing_key = std::make_shared<const journal::SigningKey>(std::move(key).value());
+  }
+  auto journal = journal::Journal::open(journal_options);
   if (!journal.ok()) {
     KQ_LOG_ERROR("cannot open the journal: {}", journal.message());
     return journal.error();
