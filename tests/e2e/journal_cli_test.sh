@@ -72,6 +72,22 @@ check "… naming the byte offset" grep -q "byte offset" "$err"
 run journal stat --journal-dir "$j" -o json
 check "records before the malformed value stay" jq_true '.records == 4' "$out"
 
+# A signing key: serve signs HEAD, the snapshot anchors and the retention cut; verify checks them.
+run journal keygen --private-key "$scratch/key.pem" --public-key "$scratch/key.pub.pem"
+check "keygen writes a key pair and names its id" grep -q "^key [0-9a-f]\{16\}: private key .* (mode 0600)" "$out"
+check "… the private key with mode 0600" test "$(stat -c %a "$scratch/key.pem")" = 600
+run journal keygen --private-key "$scratch/key.pem" --public-key "$scratch/other.pub.pem"
+check "keygen never overwrites a key (exit 2)" test "$code" -eq 2
+run serve --simulate --simulate-clock virtual --simulate-duration 3s --seed 7 --journal-dir "$scratch/signed" \
+  --journal-signing-key-file "$scratch/key.pem"
+check "serve runs with a signing key" test "$code" -eq 0
+check "… and HEAD carries its signature" grep -q "^signature [0-9a-f]\{16\} " "$scratch/signed/HEAD"
+run journal verify --journal-dir "$scratch/signed" --public-key "$scratch/key.pub.pem"
+check "verify --public-key passes on the signed journal" grep -q "^ok: .*, signed by key [0-9a-f]\{16\} up to seq [0-9]*$" "$out"
+run journal verify --journal-dir "$j" --public-key "$scratch/key.pub.pem"
+check "verify --public-key refuses an unsigned journal with exit 1" test "$code" -eq 1
+check "… naming HEAD as not signed" grep -q "broken at seq 4: HEAD (seq 4) is not signed" "$err"
+
 run journal stat --journal-dir "$scratch/missing"
 check "a missing journal is exit 3" test "$code" -eq 3
 
