@@ -19,6 +19,7 @@ struct Dispatch {
   int operator()(const JournalVerifyOptions& o) const { return run_journal_verify(o); }
   int operator()(const JournalStatOptions& o) const { return run_journal_stat(o); }
   int operator()(const JournalCheckpointOptions& o) const { return run_journal_checkpoint(o); }
+  int operator()(const JournalKeygenOptions& o) const { return run_journal_keygen(o); }
   int operator()(const VersionOptions& o) const { return run_version(o); }
 };
 

@@ -46,6 +46,7 @@ std::vector<CommandEntry> command_entries() {
       {&journal_verify_command_spec(), read_command<read_journal_verify_options>},
       {&journal_stat_command_spec(), read_command<read_journal_stat_options>},
       {&journal_checkpoint_command_spec(), read_command<read_journal_checkpoint_options>},
+      {&journal_keygen_command_spec(), read_command<read_journal_keygen_options>},
       {&version_command_spec(), read_command<read_version_options>},
   };
 }

@@ -20,6 +20,7 @@ int run_journal_export(const JournalExportOptions& options);          // journal
 int run_journal_verify(const JournalVerifyOptions& options);          // journal_commands.cpp
 int run_journal_stat(const JournalStatOptions& options);              // journal_commands.cpp
 int run_journal_checkpoint(const JournalCheckpointOptions& options);  // journal_commands.cpp
+int run_journal_keygen(const JournalKeygenOptions& options);          // journal_keygen.cpp
 int run_version(const VersionOptions& options);                       // version_command.cpp
 
 }  // namespace koordq::cmd

@@ -15,6 +15,7 @@
 #include "cmd/journal_access.hpp"
 #include "cmd/progress.hpp"
 #include "journal/export_line.hpp"
+#include "journal/export_trailer.hpp"
 #include "journal/revision_lookup.hpp"
 #include "replay/explain.hpp"
 #include "replay/explain_fold.hpp"
@@ -69,7 +70,7 @@ std::optional<Failure> fold_export(const ExplainOptions& o, std::istream& in, re
   uint64_t line_number = 0;
   while (std::getline(in, line)) {
     ++line_number;
-    if (line.empty()) continue;
+    if (line.empty() || journal::is_export_trailer_line(line)) continue;
     auto record = journal::parse_export_line(line);
     if (!record.ok()) return Failure{"export line " + std::to_string(line_number) + ": " + record.message()};
     if (range.first == 0) {

@@ -19,6 +19,7 @@
 #include "journal/journal_stat.hpp"
 #include "journal/redaction_key.hpp"
 #include "journal/revision_lookup.hpp"
+#include "journal/signing_key.hpp"
 #include "journal/verify.hpp"
 #include "kube/client/http_client.hpp"
 #include "kube/client/watched_resource.hpp"
@@ -102,6 +103,12 @@ int run_journal_export(const JournalExportOptions& options) {
     if (!to.ok()) return fail_command(kCommand, to.message(), kExitUsage);
     export_range.to_seq = *to;
   }
+  std::optional<journal::SigningKey> key;
+  if (!options.signing_key_file.empty()) {
+    auto loaded = journal::SigningKey::load(options.signing_key_file);
+    if (!loaded.ok()) return fail_command(kCommand, loaded.message(), kExitUsage);
+    key = std::move(loaded).value();
+  }
   std::ofstream file;
   std::ostream* out = &std::cout;
   if (options.output != "-") {
@@ -114,7 +121,7 @@ int run_journal_export(const JournalExportOptions& options) {
   TerminalProgress progress("exporting", total);
   auto written = journal::export_records(
       *reader, options.format == ExportFormat::audit ? journal::ExportFormat::kAudit : journal::ExportFormat::kNdjson,
-      export_range, *out, [&](uint64_t seq, uint64_t n) { progress.update(n, seq); });
+      export_range, *out, [&](uint64_t seq, uint64_t n) { progress.update(n, seq); }, key ? &*key : nullptr);
   if (!written.ok()) return fail_command(kCommand, written.message(), kExitJournalUnreadable);
   return kExitSuccess;
 }
@@ -123,21 +130,29 @@ int run_journal_verify(const JournalVerifyOptions& options) {
   constexpr std::string_view kCommand = "journal verify";
   TerminalProgress progress("verifying", 0);
   auto on_progress = [&](uint64_t seq, uint64_t n) { progress.update(n, seq); };
+  std::optional<journal::VerifyingKey> key;
+  if (!options.public_key_file.empty()) {
+    auto loaded = journal::VerifyingKey::load(options.public_key_file);
+    if (!loaded.ok()) return fail_command(kCommand, loaded.message(), kExitUsage);
+    key = std::move(loaded).value();
+  }
+  const journal::VerifyingKey* public_key = key ? &*key : nullptr;
   journal::VerifyReport report;
   if (options.source.kind == JournalSource::Kind::export_file) {
     if (options.source.path == "-") {
-      report = journal::verify_export(std::cin, on_progress);
+      report = journal::verify_export(std::cin, on_progress, public_key);
     } else {
       std::ifstream in(options.source.path, std::ios::binary);
       if (!in) {
         return fail_command(kCommand, "cannot read export file " + options.source.path, kExitJournalUnreadable);
       }
-      report = journal::verify_export(in, on_progress);
+      report = journal::verify_export(in, on_progress, public_key);
     }
   } else {
     auto reader = open_journal_for_reading(kCommand, options.source.path);
     if (!reader) return kExitJournalUnreadable;
-    auto verified = journal::verify_journal(*reader, std::filesystem::path(options.source.path) / "HEAD", on_progress);
+    auto verified =
+        journal::verify_journal(*reader, std::filesystem::path(options.source.path) / "HEAD", on_progress, public_key);
     if (!verified.ok()) return fail_command(kCommand, verified.message(), kExitJournalUnreadable);
     report = *verified;
   }

@@ -23,8 +23,9 @@ const CommandSpec& journal_command_spec() {
       .summary = "import, export, verify, summarise or copy the journal",
       .description =
           "Works on the journal without any cluster: imports recorded watch streams, exports the records as NDJSON "
-          "or audit events, verifies that the sequence is dense and the hash chain intact, summarises it, and "
-          "makes consistent copies. Reading commands work while serve writes the same journal.",
+          "or audit events, verifies that the sequence is dense and the hash chain intact, summarises it, "
+          "makes consistent copies, and generates the key pair that makes tampering evident. Reading commands work "
+          "while serve writes the same journal.",
       .usage = {"koordq journal <command> [flags]"},
       .arguments = {},
       .flag_groups = {},
@@ -35,6 +36,7 @@ const CommandSpec& journal_command_spec() {
               subcommand_summary(journal_verify_command_spec()),
               subcommand_summary(journal_stat_command_spec()),
               subcommand_summary(journal_checkpoint_command_spec()),
+              subcommand_summary(journal_keygen_command_spec()),
           },
       .sections = {},
       .exit_codes = {},
@@ -75,9 +77,12 @@ const CommandSpec& journal_export_command_spec() {
       .description =
           "Writes the journal's records, all retained ones by default, as NDJSON lines (each with its canonical "
           "encoding, so that journal verify --export can check it) or as audit.k8s.io/v1 Event lines, to FILE or "
-          "stdout.",
+          "stdout. An NDJSON export ends with a trailer line naming the journal's UUID, the first seq and its "
+          "prevHash, the last seq, the head hash and the record count, signed with --journal-signing-key-file when "
+          "given, so that an export cut at either end, extended or (with the key) forged is refused by journal "
+          "verify --export.",
       .usage = {"koordq journal export [--journal-dir DIR] [--format ndjson|audit] [--from WHEN] [--to WHEN] "
-                "[FILE|-]"},
+                "[--journal-signing-key-file FILE] [FILE|-]"},
       .arguments = {{"FILE|-", "where to write; - (the default) is stdout"}},
       .flag_groups =
           {
@@ -89,6 +94,7 @@ const CommandSpec& journal_export_command_spec() {
                     "keep records with seq >= N (rev:N) or time >= the given RFC3339 time"},
                    {"--to", "", "WHEN", "the newest record",
                     "keep records with seq <= N (rev:N) or time <= the given RFC3339 time"},
+                   kSigningKeyFileFlag,
                }},
           },
       .subcommands = {},
@@ -103,15 +109,26 @@ const CommandSpec& journal_verify_command_spec() {
       .path = "journal verify",
       .summary = "check that seq is dense and the hash chain intact",
       .description =
-          "Checks that the sequence numbers are dense and the SHA-256 hash chain intact; for an export, also that "
-          "every line is exactly the rendering of its record. Prints `ok: <n> records, seq <a>..<b>, head <hash>`, "
-          "or one line naming the first bad seq.",
-      .usage = {"koordq journal verify [--journal-dir DIR | --export FILE]"},
+          "Checks that the sequence numbers are dense and the SHA-256 hash chain intact, from seq 1 or from the "
+          "retention cut, that HEAD is present and agrees with the log, and that every snapshot matches its anchor "
+          "in the chain; for an export, also that every line is "
+          "exactly the rendering of its record and that the export ends with a trailer that names exactly the "
+          "records before it. With --public-key, HEAD, the retention cut and the export trailer must carry the "
+          "signature of that key, which catches a rewritten HEAD and a re-chained or forged export. Prints `ok: <n> "
+          "records, seq <a>..<b>, head <hash>` (and `, signed by key <id> up to seq <s>`), or one line naming the "
+          "first bad seq and what is wrong there.",
+      .usage = {"koordq journal verify [--journal-dir DIR | --export FILE] [--public-key FILE]"},
       .arguments = {},
-      .flag_groups = {{"Flags", {kJournalDirFlag, kExportFlag}}},
+      .flag_groups = {{"Flags",
+                       {kJournalDirFlag,
+                        kExportFlag,
+                        {"--public-key", "", "FILE", "",
+                         "the Ed25519 public key (PEM) from journal keygen; signatures are required and checked"}}}},
       .subcommands = {},
       .sections = {},
-      .exit_codes = offline_exit_codes("1  tampering or a broken chain (the first bad seq is named)"),
+      .exit_codes = offline_exit_codes(
+          "1  tampering, a broken chain, a missing HEAD or trailer, or a missing or foreign signature (the first bad "
+          "seq is named)"),
   };
   return spec;
 }
@@ -157,6 +174,51 @@ const CommandSpec& journal_checkpoint_command_spec() {
   return spec;
 }
 
+const CommandSpec& journal_keygen_command_spec() {
+  static const CommandSpec spec{
+      .path = "journal keygen",
+      .summary = "generate the Ed25519 key pair that signs the journal",
+      .description =
+          "Generates an Ed25519 key pair as PEM files: the private key (mode 0600) for serve and journal export "
+          "--journal-signing-key-file, the public key for journal verify --public-key. Keep the private key outside "
+          "the journal directory: whoever can write both can forge history. Prints the key's id.",
+      .usage = {"koordq journal keygen --private-key FILE --public-key FILE"},
+      .arguments = {},
+      .flag_groups = {{"Flags",
+                       {{"--private-key", "", "FILE", "", "where to write the private key; must not exist"},
+                        {"--public-key", "", "FILE", "", "where to write the public key; must not exist"}}}},
+      .subcommands = {},
+      .sections = {},
+      .exit_codes =
+          {
+              "0  success",
+              "2  usage error, or a key file that already exists",
+          },
+  };
+  return spec;
+}
+
+Result<JournalKeygenOptions> read_journal_keygen_options(const ParsedFlags& flags, const CommandEnvironment&) {
+  constexpr std::string_view kCommand = "journal keygen";
+  if (Status extra = at_most_positionals(kCommand, flags, 0); !extra.ok()) return extra.error();
+  JournalKeygenOptions o;
+  FlagReader reader(kCommand, flags);
+  reader.non_empty_text("--private-key", o.private_key_file);
+  reader.non_empty_text("--public-key", o.public_key_file);
+  if (!reader.ok()) return reader.error();
+  if (o.private_key_file.empty())
+    return usage_error(kCommand, "missing --private-key FILE, where to write the private key");
+  if (o.public_key_file.empty())
+    return usage_error(kCommand, "missing --public-key FILE, where to write the public key");
+  for (const std::string& file : {o.private_key_file, o.public_key_file}) {
+    std::error_code error;
+    if (std::filesystem::exists(std::filesystem::symlink_status(file, error))) {
+      return usage_error(kCommand, file + " already exists; name a file that does not (keys are never overwritten)");
+    }
+  }
+  return o;
+}
+
 Result<JournalImportOptions> read_journal_import_options(const ParsedFlags& flags, const CommandEnvironment&) {
   constexpr std::string_view kCommand = "journal import";
   if (flags.positionals().empty()) return usage_error(kCommand, "missing FILE (- reads stdin)");
@@ -179,6 +241,7 @@ Result<JournalExportOptions> read_journal_export_options(const ParsedFlags& flag
   reader.choice("--format", o.format, {{"ndjson", ExportFormat::ndjson}, {"audit", ExportFormat::audit}});
   reader.when("--from", o.from);
   reader.when("--to", o.to);
+  reader.non_empty_text(kSigningKeyFileFlag.name, o.signing_key_file);
   if (!reader.ok()) return reader.error();
   return o;
 }
@@ -189,6 +252,7 @@ Result<JournalVerifyOptions> read_journal_verify_options(const ParsedFlags& flag
   JournalVerifyOptions o;
   FlagReader reader(kCommand, flags);
   read_journal_source(reader, o.source);
+  reader.non_empty_text("--public-key", o.public_key_file);
   if (!reader.ok()) return reader.error();
   return o;
 }

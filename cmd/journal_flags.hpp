@@ -1,4 +1,4 @@
-// `koordq journal import|export|verify|stat|checkpoint` (behaviour.md §24.4).
+// `koordq journal import|export|verify|stat|checkpoint|keygen` (behaviour.md §24.4).
 #pragma once
 
 #include <optional>
@@ -23,14 +23,26 @@ enum class ExportFormat { ndjson, audit };
 struct JournalExportOptions {
   std::string journal_dir{kDefaultJournalDir};
   ExportFormat format = ExportFormat::ndjson;
-  std::optional<When> from;  // inclusive
-  std::optional<When> to;    // inclusive
-  std::string output = "-";  // a file, or `-` for stdout
+  std::optional<When> from;      // inclusive
+  std::optional<When> to;        // inclusive
+  std::string output = "-";      // a file, or `-` for stdout
+  std::string signing_key_file;  // signs the trailer when given
 };
 
 struct JournalVerifyOptions {
   JournalSource source;
+  std::string public_key_file;  // HEAD, the retention cut or the trailer must carry its signature
 };
+
+struct JournalKeygenOptions {
+  std::string private_key_file;  // neither may exist
+  std::string public_key_file;
+};
+
+inline constexpr FlagSpec kSigningKeyFileFlag{
+    "--journal-signing-key-file", "", "FILE", "",
+    "the Ed25519 private key (PEM, mode 0600) from journal keygen; signs HEAD, the retention cut, snapshot anchors "
+    "and export trailers"};
 
 enum class StatOutput { text, json };
 
@@ -50,6 +62,7 @@ const CommandSpec& journal_export_command_spec();
 const CommandSpec& journal_verify_command_spec();
 const CommandSpec& journal_stat_command_spec();
 const CommandSpec& journal_checkpoint_command_spec();
+const CommandSpec& journal_keygen_command_spec();
 
 Result<JournalImportOptions> read_journal_import_options(const ParsedFlags& flags, const CommandEnvironment& env);
 Result<JournalExportOptions> read_journal_export_options(const ParsedFlags& flags, const CommandEnvironment& env);
@@ -57,5 +70,6 @@ Result<JournalVerifyOptions> read_journal_verify_options(const ParsedFlags& flag
 Result<JournalStatOptions> read_journal_stat_options(const ParsedFlags& flags, const CommandEnvironment& env);
 Result<JournalCheckpointOptions> read_journal_checkpoint_options(const ParsedFlags& flags,
                                                                  const CommandEnvironment& env);
+Result<JournalKeygenOptions> read_journal_keygen_options(const ParsedFlags& flags, const CommandEnvironment& env);
 
 }  // namespace koordq::cmd

@@ -66,6 +66,7 @@ std::vector<std::pair<std::string, std::string>> effective_serve_flags(const Ser
       {"--snapshot-retention", std::to_string(o.snapshot_retention)},
       {"--journal-raw-objects", std::string(to_string(o.journal_raw_objects))},
       {"--journal-on-corruption", std::string(to_string(o.journal_on_corruption))},
+      {"--journal-signing-key-file", o.journal_signing_key_file},
       {"--tick-min-interval", duration(o.tick_min_interval_ns)},
       {"--journal-checkpoint-root", quoted_if_empty(o.journal_checkpoint_root)},
       {"--simulate", boolean(o.simulate)},

@@ -183,6 +183,7 @@ void read_journal_flags(FlagReader& reader, ServeOptions& o) {
                 {{"redacted", RawObjectsMode::redacted}, {"full", RawObjectsMode::full}, {"off", RawObjectsMode::off}});
   reader.choice("--journal-on-corruption", o.journal_on_corruption,
                 {{"quarantine", CorruptionPolicy::quarantine}, {"fail", CorruptionPolicy::fail}});
+  reader.text("--journal-signing-key-file", o.journal_signing_key_file);
   reader.duration("--tick-min-interval", o.tick_min_interval_ns, DurationBound::non_negative);
   reader.text("--journal-checkpoint-root", o.journal_checkpoint_root);
 }
@@ -348,6 +349,9 @@ const CommandSpec& serve_command_spec() {
                     "by digests), full or off"},
                    {"--journal-on-corruption", "", "POLICY", "quarantine",
                     "on a corrupt journal: quarantine (move it aside and start a new one) or fail (exit code 3)"},
+                   {"--journal-signing-key-file", "", "FILE", "",
+                    "Ed25519 private key (PEM, mode 0600, from koordq journal keygen) that signs HEAD and the "
+                    "retention cut; a HEAD signed otherwise is corruption. Keep it outside the journal directory"},
                    {"--tick-min-interval", "", "DURATION", "10ms", "Go duration; least time between two tick records"},
                    {"--journal-checkpoint-root", "", "DIR", "\"\"",
                     "the only directory the debug API's checkpoint endpoint writes under; empty: "

@@ -123,6 +123,14 @@ Result<OpenedServeJournal> open_serve_journal(const ServeOptions& options, const
                                               const std::function<void()>& on_quarantine) {
   journal::JournalOptions journal_options = journal_options_of(options);
   journal_options.cluster = cluster;
+  if (!options.journal_signing_key_file.empty()) {
+    auto key = journal::SigningKey::load(options.journal_signing_key_file);
+    if (!key.ok()) {
+      KQ_LOG_ERROR("cannot open the journal: --journal-signing-key-file: {}", key.message());
+      return key.error();
+    }
+    journal_options.signing_key = std::make_shared<const journal::SigningKey>(std::move(key).value());
+  }
   auto journal = journal::Journal::open(journal_options);
   if (!journal.ok()) {
     KQ_LOG_ERROR("cannot open the journal: {}", journal.message());

@@ -4,14 +4,17 @@
 
 #include "journal/audit_line.hpp"
 #include "journal/export_line.hpp"
+#include "journal/export_trailer.hpp"
 
 namespace koordq::journal {
 
 Result<uint64_t> export_records(JournalReader& reader, ExportFormat format, ExportRange range, std::ostream& out,
-                                const std::function<void(uint64_t, uint64_t)>& progress) {
+                                const std::function<void(uint64_t, uint64_t)>& progress, const SigningKey* key) {
   auto uuid = reader.uuid();
   if (!uuid.ok()) return uuid.error();
   uint64_t written = 0;
+  ExportTrailer trailer;
+  trailer.journal_uuid = *uuid;
   auto cursor = reader.cursor(std::max<uint64_t>(range.from_seq, reader.first_seq()), range.to_seq);
   for (;;) {
     auto next = cursor.next();
@@ -21,7 +24,18 @@ Result<uint64_t> export_records(JournalReader& reader, ExportFormat format, Expo
     out << (format == ExportFormat::kNdjson ? render_export_line(r) : render_audit_line(r, *uuid)) << '\n';
     if (!out) return make_error("cannot write the export: output failed after " + std::to_string(written) + " records");
     ++written;
+    if (written == 1) {
+      trailer.first_seq = r.seq();
+      trailer.first_prev_hash = r.prev_hash();
+    }
+    trailer.last_seq = r.seq();
+    trailer.head = r.hash();
     if (progress && written % 16384 == 0) progress(r.seq(), written);
+  }
+  if (format == ExportFormat::kNdjson) {
+    trailer.records = written;
+    if (key != nullptr) sign_export_trailer(trailer, *key);
+    out << render_export_trailer(trailer) << '\n';
   }
   out.flush();
   if (!out) return make_error("cannot write the export: output failed");

@@ -8,6 +8,7 @@
 
 #include "base/result.hpp"
 #include "journal/journal_reader.hpp"
+#include "journal/signing_key.hpp"
 
 namespace koordq::journal {
 
@@ -18,8 +19,10 @@ struct ExportRange {
   uint64_t to_seq = UINT64_MAX;  // inclusive
 };
 
-// Returns the number of records written; `progress(seq, written)` is called now and then.
+// Returns the number of records written; `progress(seq, written)` is called now and then. An
+// NDJSON export ends with its trailer (export_trailer.hpp), signed with `key` when given.
 Result<uint64_t> export_records(JournalReader& reader, ExportFormat format, ExportRange range, std::ostream& out,
-                                const std::function<void(uint64_t, uint64_t)>& progress = {});
+                                const std::function<void(uint64_t, uint64_t)>& progress = {},
+                                const SigningKey* key = nullptr);
 
 }  // namespace koordq::journal

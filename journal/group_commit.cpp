@@ -273,7 +273,8 @@ void GroupCommitWriter::run_head_file_writer() {
       const ChainHead head = durable_;
       lock.unlock();
       // A failed HEAD write only makes HEAD lag, which recovery tolerates; the next group retries.
-      const bool ok = write_head_file(head_file_, head).ok();
+      const bool ok =
+          write_head_file(head_file_, head, options_.sign_head ? options_.sign_head(head) : std::nullopt).ok();
       lock.lock();
       if (ok) head_file_written_ = head;
       if (!ok) {

@@ -52,6 +52,8 @@ struct WriterOptions {
   int64_t max_batch_delay_nanos = 1'000'000;  // --journal-max-batch-delay
   size_t max_batch_records = 8192;
   size_t max_batch_bytes = 16u << 20;
+  // The signature HEAD carries for a head (journal signing key), set by Journal::open.
+  std::function<std::optional<Signature>(const ChainHead&)> sign_head;
 };
 
 struct WriterStats {

@@ -8,6 +8,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "journal/signed_statements.hpp"
+
 namespace koordq::journal {
 namespace {
 
@@ -17,7 +19,9 @@ Error os_error(const std::string& what, const std::filesystem::path& path) {
 
 }  // namespace
 
-Result<std::optional<ChainHead>> read_head_file(const std::filesystem::path& path) {
+Result<std::optional<ChainHead>> read_head_file(const std::filesystem::path& path,
+                                                std::optional<Signature>* signature) {
+  if (signature != nullptr) signature->reset();
   std::ifstream in(path);
   if (!in) {
     if (!std::filesystem::exists(path)) return std::optional<ChainHead>{};
@@ -36,12 +40,27 @@ Result<std::optional<ChainHead>> read_head_file(const std::filesystem::path& pat
     return make_error("malformed HEAD file " + path.string() + ": expected \"<seq> <64 hex digits>\", got \"" +
                       line.substr(0, 200) + "\"");
   }
+  std::string signature_line;
+  if (std::getline(in, signature_line) && !signature_line.empty()) {
+    constexpr std::string_view kPrefix = "signature ";
+    auto parsed = signature_line.starts_with(kPrefix)
+                      ? parse_signature(std::string_view(signature_line).substr(kPrefix.size()))
+                      : std::nullopt;
+    if (!parsed) {
+      return make_error("malformed HEAD file " + path.string() +
+                        ": expected a second line \"signature <key id> <base64>\", got \"" +
+                        signature_line.substr(0, 200) + "\"");
+    }
+    if (signature != nullptr) *signature = std::move(parsed);
+  }
   return std::optional<ChainHead>{head};
 }
 
-Status write_head_file(const std::filesystem::path& path, const ChainHead& head) {
+Status write_head_file(const std::filesystem::path& path, const ChainHead& head,
+                       const std::optional<Signature>& signature) {
   const std::filesystem::path tmp = path.string() + ".tmp";
-  const std::string content = std::to_string(head.seq) + " " + to_hex(head.hash) + "\n";
+  std::string content = std::to_string(head.seq) + " " + to_hex(head.hash) + "\n";
+  if (signature) content += "signature " + render_signature(*signature) + "\n";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return os_error("cannot create", tmp);
   size_t written = 0;

@@ -13,6 +13,9 @@
 #include "journal/chain_check.hpp"
 #include "journal/cluster_identity.hpp"
 #include "journal/keys.hpp"
+#include "journal/retention_cut.hpp"
+#include "journal/signed_statements.hpp"
+#include "journal/snapshot_anchor.hpp"
 #include "journal/unit_index.hpp"
 
 namespace koordq::journal {
@@ -115,6 +118,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
 
   std::unique_ptr<Journal> j(new Journal());
   j->dir_ = options.dir;
+  j->signing_key_ = options.signing_key;
   auto store = RocksStore::open(db_path(options.dir), StoreMode::kPrimary);
   if (!store.ok()) return store.error();
   j->store_ = std::move(store).value();
@@ -125,7 +129,8 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
   auto uuid = j->reader_->meta(kMetaUuid);
   if (!uuid.ok() && !damage) return uuid.error();
   const uint64_t last = j->reader_->last_seq();
-  auto head_file = read_head_file(head_path(options.dir));
+  std::optional<Signature> head_signature;
+  auto head_file = read_head_file(head_path(options.dir), &head_signature);
   ChainHead head;
   int64_t head_time = 0;
   std::optional<ChainBreak> corruption;
@@ -149,6 +154,8 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
       if (auto s = j->store_->write(batch, true); !s.ok()) return s.error();
       j->report_.created = true;
       head = ChainHead{0, genesis_hash(j->uuid_)};
+      // From its creation on, a journal has HEAD: one with records and no HEAD lost it.
+      if (auto w = j->write_head(head_path(options.dir), head); !w.ok()) return w.error();
     }
   } else {
     j->uuid_ = **uuid;
@@ -173,16 +180,21 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
         start = *verified_head;
         start_time = (*rec)->time();
       }
-    } else if (first > 1) {
-      auto rec = j->reader_->get(first);
-      if (rec.ok() && rec->has_value()) start = ChainHead{first - 1, (*rec)->prev_hash()};
     }
+    // The first retained record is anchored to the retention cut (checked on every open: cheap).
+    const RetainedStart retained = retained_chain_start(*j->reader_, j->uuid_, nullptr);
+    if (start.seq == 0) start = retained.start;
     const ChainCheck check = check_chain(*j->reader_, start, start_time);
     j->report_.verified_records = check.records;
     head = check.last_good;
     head_time = check.last_good_time == INT64_MIN ? 0 : check.last_good_time;
 
-    corruption = check.first_break;
+    corruption = retained.broken ? retained.broken : check.first_break;
+    if (!corruption && retained.legacy_cut) {
+      // A cut recorded by an older koordq (its seq alone): record it with its prevHash from now on.
+      const RetentionCut cut = make_retention_cut(j->uuid_, first, retained.start.hash, j->signing_key_.get());
+      if (auto s = j->put_meta(kMetaRetentionCut, render_retention_cut(cut)); !s.ok()) return s.error();
+    }
     if (!head_file.ok()) {
       corruption = ChainBreak{head.seq + 1, head_file.message()};
     } else if (head_file->has_value()) {
@@ -204,6 +216,19 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
           corruption = ChainBreak{h.seq, "seq " + std::to_string(h.seq) + " has hash " + to_hex((*rec)->hash()) +
                                              " but HEAD says " + to_hex(h.hash)};
         }
+      }
+    }
+    if (!corruption && head_file.ok() && !head_file->has_value() && last > 0 && !damage) {
+      corruption = ChainBreak{head.seq + 1, "the HEAD file is missing beside a log that ends at seq " +
+                                                std::to_string(head.seq) +
+                                                ": HEAD was deleted, and the records after it may have been cut"};
+    }
+    if (!corruption && head_file.ok() && head_file->has_value() && head_signature && j->signing_key_) {
+      const ChainHead& h = **head_file;
+      if (!j->signing_key_->verifying_key().verifies(head_statement(j->uuid_, h.seq, h.hash), *head_signature)) {
+        corruption = ChainBreak{h.seq, "HEAD (seq " + std::to_string(h.seq) + ") is not signed by key " +
+                                           j->signing_key_->key_id() + " (its signature names key " +
+                                           head_signature->key_id + "): HEAD was rewritten"};
       }
     }
     if (!corruption && damage) corruption = ChainBreak{head.seq + 1, *damage};
@@ -244,8 +269,15 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
 
   if (options.clock == nullptr) j->owned_clock_ = std::make_unique<RecordClock>();
   RecordClock& clock = options.clock ? *options.clock : *j->owned_clock_;
+  WriterOptions writer_options = options.writer;
+  if (j->signing_key_) {
+    writer_options.sign_head = [key = j->signing_key_,
+                                uuid = j->uuid_](const ChainHead& h) -> std::optional<Signature> {
+      return key->sign(head_statement(uuid, h.seq, h.hash));
+    };
+  }
   j->writer_ =
-      std::make_unique<GroupCommitWriter>(*j->store_, head, head_time, clock, options.writer, head_path(options.dir));
+      std::make_unique<GroupCommitWriter>(*j->store_, head, head_time, clock, writer_options, head_path(options.dir));
   return j;
 }
 
@@ -261,14 +293,20 @@ Journal::~Journal() {
   }();
   if (head.seq > 0) {
     put_meta(kMetaVerified, verified_value(head)).ok();
-    write_head_file(head_path(dir_), head).ok();
+    write_head(head_path(dir_), head).ok();
   }
 }
 
 Status Journal::put_snapshot(uint64_t seq, const std::string& bytes) {
+  // Anchored to the chain hash of its seq (a snapshot of a seq not in the log has no anchor).
+  std::string anchor;
+  auto rec = reader_->get(seq);
+  if (rec.ok() && rec->has_value()) {
+    anchor = render_snapshot_anchor(make_snapshot_anchor(uuid_, seq, (*rec)->hash(), bytes, signing_key_.get()));
+  }
   rocksdb::WriteBatch batch;
   batch.Put(store_->snapshot(), seq_key(seq), bytes);
-  batch.Put(store_->meta(), snapshot_index_key(seq), "");
+  batch.Put(store_->meta(), snapshot_index_key(seq), anchor);
   return store_->write(batch, true);
 }
 
@@ -280,6 +318,15 @@ Status Journal::index_snapshots() {
   for (const auto& snapshot : reader_->snapshots()) batch.Put(store_->meta(), snapshot_index_key(snapshot.seq), "");
   batch.Put(store_->meta(), kMetaSnapshotsIndexed, "1");
   return store_->write(batch, true);
+}
+
+std::optional<Signature> Journal::sign_head(const ChainHead& head) const {
+  if (!signing_key_) return std::nullopt;
+  return signing_key_->sign(head_statement(uuid_, head.seq, head.hash));
+}
+
+Status Journal::write_head(const fs::path& path, const ChainHead& head) const {
+  return write_head_file(path, head, sign_head(head));
 }
 
 Status Journal::put_meta(const std::string& key, const std::string& value) {
@@ -306,7 +353,7 @@ Result<uint64_t> Journal::checkpoint(const fs::path& target) {
   s = cp->CreateCheckpoint(db_path(target).string(), /*log_size_for_flush=*/0);
   if (!s.ok()) return rocks_error("cannot checkpoint into " + target.string(), s);
   if (head.seq > 0) {
-    if (auto w = write_head_file(head_path(target), head); !w.ok()) return w.error();
+    if (auto w = write_head(head_path(target), head); !w.ok()) return w.error();
   }
   return head.seq;
 }

@@ -13,6 +13,7 @@
 #include "base/result.hpp"
 #include "journal/group_commit.hpp"
 #include "journal/journal_reader.hpp"
+#include "journal/signing_key.hpp"
 
 namespace koordq::journal {
 
@@ -32,6 +33,9 @@ struct JournalOptions {
   // none; a journal that records another is refused before anything in it changes. Empty: not
   // checked, not recorded (the journal commands).
   std::string cluster;
+  // --journal-signing-key-file: signs HEAD, the retention cut and snapshot anchors; a HEAD signed
+  // by another key, or whose signature does not verify, is corruption.
+  std::shared_ptr<const SigningKey> signing_key;
 };
 
 struct QuarantineReport {
@@ -62,6 +66,7 @@ class Journal {
   GroupCommitWriter& writer() { return *writer_; }
   JournalReader& reader() { return *reader_; }
   RocksStore& store() { return *store_; }
+  const SigningKey* signing_key() const { return signing_key_.get(); }
 
   Status put_snapshot(uint64_t seq, const std::string& bytes);
   Status put_meta(const std::string& key, const std::string& value);
@@ -72,7 +77,11 @@ class Journal {
   Journal() = default;
   // Puts every snapshot into the key-only snapshot index once (a journal written before it).
   Status index_snapshots();
+  // The HEAD file, signed when there is a signing key.
+  Status write_head(const std::filesystem::path& path, const ChainHead& head) const;
+  std::optional<Signature> sign_head(const ChainHead& head) const;
   std::filesystem::path dir_;
+  std::shared_ptr<const SigningKey> signing_key_;
   std::string uuid_;
   OpenReport report_;
   std::unique_ptr<RecordClock> owned_clock_;

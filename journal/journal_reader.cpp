@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "journal/keys.hpp"
+#include "journal/snapshot_anchor.hpp"
 
 namespace koordq::journal {
 
@@ -159,6 +160,16 @@ Result<std::optional<uint64_t>> JournalReader::searched_snapshot_seq_at_or_befor
 // written before it; a journal without it, or a seq older than everything indexed, falls back to
 // searching the snapshots themselves.
 Result<std::optional<std::pair<uint64_t, std::string>>> JournalReader::latest_snapshot_at_or_before(uint64_t seq) {
+  auto found = unchecked_latest_snapshot_at_or_before(seq);
+  if (!found.ok() || !found->has_value()) return found;
+  if (auto mismatch = snapshot_anchor_mismatch(*this, (*found)->first, (*found)->second, nullptr)) {
+    return make_error(*mismatch);
+  }
+  return found;
+}
+
+Result<std::optional<std::pair<uint64_t, std::string>>> JournalReader::unchecked_latest_snapshot_at_or_before(
+    uint64_t seq) {
   using Found = std::optional<std::pair<uint64_t, std::string>>;
   auto indexed = indexed_snapshot_seq_at_or_before(seq);
   if (!indexed.ok()) return indexed.error();

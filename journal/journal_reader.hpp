@@ -74,8 +74,11 @@ class JournalReader {
 
   Result<std::optional<std::string>> meta(const std::string& key) { return store_.get(store_.meta(), key); }
   std::vector<SnapshotEntry> snapshots();
-  // The newest snapshot at or before seq: (its seq, its bytes).
+  // The newest snapshot at or before seq: (its seq, its bytes); an Error when it does not match its
+  // anchor in the chain (snapshot_anchor.hpp).
   Result<std::optional<std::pair<uint64_t, std::string>>> latest_snapshot_at_or_before(uint64_t seq);
+  // The same without the anchor check (for journal verify, which reports it).
+  Result<std::optional<std::pair<uint64_t, std::string>>> unchecked_latest_snapshot_at_or_before(uint64_t seq);
   // Only its seq (the bytes are not copied).
   Result<std::optional<uint64_t>> latest_snapshot_seq_at_or_before(uint64_t seq);
 

@@ -5,6 +5,7 @@
 #include <rocksdb/write_batch.h>
 
 #include "journal/keys.hpp"
+#include "journal/retention_cut.hpp"
 #include "journal/unit_index.hpp"
 
 namespace koordq::journal {
@@ -64,6 +65,9 @@ Result<RetentionResult> apply_retention(Journal& journal, const RetentionPolicy&
     // Time is non-decreasing in seq: every entry of a dropped seq sorts before (time(F), F).
     batch.DeleteRange(journal.store().time(), time_key(INT64_MIN, 0), time_key((*at_cut)->time(), new_first));
     batch.Put(journal.store().meta(), kMetaFirstSeq, std::to_string(new_first));
+    const RetentionCut cut =
+        make_retention_cut(journal.uuid(), new_first, (*at_cut)->prev_hash(), journal.signing_key());
+    batch.Put(journal.store().meta(), kMetaRetentionCut, render_retention_cut(cut));
     result.dropped_records = new_first - first;
   }
 

@@ -95,8 +95,8 @@ run at "rev:$rev" queues --journal-dir "$j"
 check "the default off a terminal is json" cmp -s "$out" "$scratch/queues.json"
 
 # WHEN as a time: the state after the last record at or before it (as journal export --to cuts).
-time=$("$koordq" journal export --journal-dir "$j" --from "rev:$rev" --to "rev:$rev" | jq -r .time)
-time_seq=$("$koordq" journal export --journal-dir "$j" --to "$time" | tail -n 1 | jq .seq)
+time=$("$koordq" journal export --journal-dir "$j" --from "rev:$rev" --to "rev:$rev" | head -n 1 | jq -r .time)
+time_seq=$("$koordq" journal export --journal-dir "$j" --to "$time" | tail -n 1 | jq .trailer.lastSeq)
 run at "rev:$time_seq" debug queue --journal-dir "$j"
 cp "$out" "$scratch/at-time-rev"
 run at "$time" debug queue --journal-dir "$j"

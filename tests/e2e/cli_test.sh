@@ -75,7 +75,7 @@ serve_flags=(
   --leader-elect --leaderElection --leader-election-id --leader-election-namespace --leader-elect-lease-duration
   --leader-elect-renew-deadline --leader-elect-retry-period --legacy-lease-guard --journal-dir
   --journal-max-batch-delay --journal-retention --journal-max-size --snapshot-every --snapshot-retention
-  --journal-raw-objects --journal-on-corruption --tick-min-interval --journal-checkpoint-root --simulate --scenario --seed --simulate-speed
+  --journal-raw-objects --journal-on-corruption --journal-signing-key-file --tick-min-interval --journal-checkpoint-root --simulate --scenario --seed --simulate-speed
   --simulate-clock --simulate-duration "--v "
   --config --strictDequeueMode --queue-list --default-queue-policy --defaultPreemptible --enableParentLimit
   --feature-gates --admissionCheckControllerWorker

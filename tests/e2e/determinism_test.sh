@@ -44,7 +44,7 @@ await_runs() {
   return "$ok"
 }
 head_of() { "$koordq" journal verify --journal-dir "$scratch/$1" | sed -n 's/.*head \([0-9a-f]*\)$/\1/p'; }
-bodies() { "$koordq" journal export --journal-dir "$scratch/$1" | jq -c 'select(.kind != "config") | .body'; }
+bodies() { "$koordq" journal export --journal-dir "$scratch/$1" | jq -c 'select(.kind != null and .kind != "config") | .body'; }
 
 run_pids=()
 start_busy

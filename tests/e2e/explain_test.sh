@@ -78,7 +78,7 @@ admit_seq=$(jq '[.entries[] | select(.summary | startswith("admit: ")) | .seq] |
 run explain --journal-dir "$j" "$unit" --at "rev:$admit_seq" -o json
 check "--at rev:N ends the history at N" jq_true --argjson n "$admit_seq" '.entries | last | .seq == $n' "$out"
 admit_time=$(jq -r --argjson n "$admit_seq" '.entries[] | select(.seq == $n) | .time' "$scratch/json")
-at_seq=$("$koordq" journal export --journal-dir "$j" --to "$admit_time" | tail -n 1 | jq .seq)
+at_seq=$("$koordq" journal export --journal-dir "$j" --to "$admit_time" | tail -n 1 | jq .trailer.lastSeq)
 run explain --journal-dir "$j" "$unit" --at "rev:$at_seq"
 cp "$out" "$scratch/at-rev"
 run explain --journal-dir "$j" "$unit" --at "$admit_time"

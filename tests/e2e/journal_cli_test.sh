@@ -37,9 +37,11 @@ run journal verify --journal-dir "$j"
 check "verify passes and prints the head" test "$code" -eq 0 -a "$(cat "$out")" = "ok: 3 records, seq 1..3, head $head_hash"
 
 run journal export --journal-dir "$j" "$scratch/export.ndjson"
-check "export writes one line per record" test "$code" -eq 0 -a "$(wc -l <"$scratch/export.ndjson")" -eq 3
-check "export lines are JSON with seq and canonical bytes" jq_true -s 'map(.seq) == [1,2,3] and all(.b | length > 0)' \
+check "export writes one line per record and the trailer" test "$code" -eq 0 -a "$(wc -l <"$scratch/export.ndjson")" -eq 4
+check "export lines are JSON with seq and canonical bytes" jq_true -s '.[:3] | map(.seq) == [1,2,3] and all(.b | length > 0)' \
   "$scratch/export.ndjson"
+check "the trailer names the records and the head" jq_true -s \
+  ".[3].trailer | .firstSeq == 1 and .lastSeq == 3 and .records == 3 and .head == \"$head_hash\"" "$scratch/export.ndjson"
 run journal verify --export "$scratch/export.ndjson"
 check "the export verifies to the same head" test "$code" -eq 0 -a "$(cat "$out")" = "ok: 3 records, seq 1..3, head $head_hash"
 run journal verify --export - <"$scratch/export.ndjson"
@@ -51,7 +53,7 @@ check "an edited export fails verification with exit 1" test "$code" -eq 1
 check "the failure names the first bad seq" grep -q "broken at seq 1" "$err"
 
 run journal export --journal-dir "$j" --from rev:2 --to rev:2
-check "--from/--to select an inclusive range" test "$code" -eq 0 -a "$(jq -s 'map(.seq)' -c "$out")" = "[2]"
+check "--from/--to select an inclusive range" test "$code" -eq 0 -a "$(jq -s 'map(.seq // .trailer.firstSeq)' -c "$out")" = "[2,2]"
 run journal export --journal-dir "$j" --from rev:9
 check "a revision newer than the latest is exit 2" test "$code" -eq 2
 check "… with the message of the visibility API" grep -q "revision 9 is newer than the latest revision 3" "$err"
@@ -71,6 +73,22 @@ check "malformed import input is exit 2" test "$code" -eq 2
 check "… naming the byte offset" grep -q "byte offset" "$err"
 run journal stat --journal-dir "$j" -o json
 check "records before the malformed value stay" jq_true '.records == 4' "$out"
+
+# A signing key: serve signs HEAD, the snapshot anchors and the retention cut; verify checks them.
+run journal keygen --private-key "$scratch/key.pem" --public-key "$scratch/key.pub.pem"
+check "keygen writes a key pair and names its id" grep -q "^key [0-9a-f]\{16\}: private key .* (mode 0600)" "$out"
+check "… the private key with mode 0600" test "$(stat -c %a "$scratch/key.pem")" = 600
+run journal keygen --private-key "$scratch/key.pem" --public-key "$scratch/other.pub.pem"
+check "keygen never overwrites a key (exit 2)" test "$code" -eq 2
+run serve --simulate --simulate-clock virtual --simulate-duration 3s --seed 7 --journal-dir "$scratch/signed" \
+  --journal-signing-key-file "$scratch/key.pem"
+check "serve runs with a signing key" test "$code" -eq 0
+check "… and HEAD carries its signature" grep -q "^signature [0-9a-f]\{16\} " "$scratch/signed/HEAD"
+run journal verify --journal-dir "$scratch/signed" --public-key "$scratch/key.pub.pem"
+check "verify --public-key passes on the signed journal" grep -q "^ok: .*, signed by key [0-9a-f]\{16\} up to seq [0-9]*$" "$out"
+run journal verify --journal-dir "$j" --public-key "$scratch/key.pub.pem"
+check "verify --public-key refuses an unsigned journal with exit 1" test "$code" -eq 1
+check "… naming HEAD as not signed" grep -q "broken at seq 4: HEAD (seq 4) is not signed" "$err"
 
 run journal stat --journal-dir "$scratch/missing"
 check "a missing journal is exit 3" test "$code" -eq 3

@@ -16,9 +16,11 @@ namespace koordq::reliability {
 
 namespace fs = std::filesystem;
 
-std::vector<journal::Hash> append_records(const fs::path& dir, uint64_t count) {
+std::vector<journal::Hash> append_records(const fs::path& dir, uint64_t count,
+                                          std::shared_ptr<const journal::SigningKey> key) {
   journal::JournalOptions options;
   options.dir = dir;
+  options.signing_key = std::move(key);
   options.on_corruption = journal::CorruptionPolicy::kFail;
   auto j = journal::Journal::open(options);
   if (!j.ok()) throw std::runtime_error(j.message());

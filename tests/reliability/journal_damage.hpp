@@ -5,16 +5,19 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "journal/hash_chain.hpp"
 #include "journal/rocks_store.hpp"
+#include "journal/signing_key.hpp"
 
 namespace koordq::reliability {
 
 // Appends `count` records (some large) through a Journal opened on `dir` and closes it cleanly;
-// returns the hashes of every record in the journal, by seq − 1.
-std::vector<journal::Hash> append_records(const std::filesystem::path& dir, uint64_t count);
+// returns the hashes of every record in the journal, by seq − 1. With `key`, HEAD is signed.
+std::vector<journal::Hash> append_records(const std::filesystem::path& dir, uint64_t count,
+                                          std::shared_ptr<const journal::SigningKey> key = nullptr);
 
 // Opens the journal's database directly, without recovery, and runs `change` on it.
 void with_store(const std::filesystem::path& dir, const std::function<void(journal::RocksStore&)>& change);

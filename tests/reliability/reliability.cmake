@@ -15,6 +15,7 @@ add_dependencies(journal_crash_loop_test journal_crash_writer)
 koordq_gtest(journal_corruption_test e2e
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/corruption_test.cpp ${CMAKE_CURRENT_LIST_DIR}/journal_damage.cpp
           ${CMAKE_CURRENT_LIST_DIR}/offline_commands_corruption_test.cpp
+          ${CMAKE_CURRENT_LIST_DIR}/journal_tamper_test.cpp
   LIBS koordq_journal)
 # The offline commands run over a damaged journal.
 target_compile_definitions(journal_corruption_test PRIVATE KOORDQ_BINARY="$<TARGET_FILE:koordq>")

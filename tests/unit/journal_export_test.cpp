@@ -58,7 +58,9 @@ class JournalExport : public ::testing::Test {
 
 TEST_F(JournalExport, every_line_is_json_with_the_record_and_its_canonical_bytes) {
   const auto lines = export_lines(ExportFormat::kNdjson);
-  ASSERT_EQ(lines.size(), 6u);
+  ASSERT_EQ(lines.size(), 7u) << "6 records and the trailer";
+  EXPECT_TRUE(lines.back().starts_with("{\"trailer\":{\"journal\":\"00000000-0000-4000-8000-00000000000e\","))
+      << lines.back();
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
   ASSERT_EQ(parser.parse(lines[0]).get(doc), simdjson::SUCCESS);
@@ -105,8 +107,10 @@ TEST_F(JournalExport, a_dropped_line_is_a_gap_naming_the_missing_seq) {
 
 TEST_F(JournalExport, ranges_are_inclusive_at_both_ends) {
   const auto lines = export_lines(ExportFormat::kNdjson, ExportRange{2, 4});
-  ASSERT_EQ(lines.size(), 3u);
+  ASSERT_EQ(lines.size(), 4u) << "3 records and the trailer";
   EXPECT_EQ(lines.front().rfind("{\"seq\":2,", 0), 0u);
+  EXPECT_NE(lines.back().find("\"firstSeq\":2,"), std::string::npos) << lines.back();
+  EXPECT_NE(lines.back().find("\"lastSeq\":4,"), std::string::npos) << lines.back();
   EXPECT_FALSE(verify(lines).broken.has_value());
 }
 

@@ -340,14 +340,31 @@ TEST(JournalFlags, checkpoint_directory_must_not_exist) {
             "koordq journal checkpoint: missing DIR, the directory to create; see 'koordq journal checkpoint --help'");
 }
 
+TEST(JournalKeygenFlags, both_key_files_are_required_and_never_overwritten) {
+  EXPECT_EQ(usage_error_line({"journal", "keygen", "--public-key", "/nonexistent/k.pub"}),
+            "koordq journal keygen: missing --private-key FILE, where to write the private key; see 'koordq journal "
+            "keygen --help'");
+  const std::string existing = std::filesystem::temp_directory_path().string();
+  EXPECT_EQ(usage_error_line({"journal", "keygen", "--private-key", existing, "--public-key", "/nonexistent/k.pub"}),
+            "koordq journal keygen: " + existing +
+                " already exists; name a file that does not (keys are never overwritten); see 'koordq journal keygen "
+                "--help'");
+  const auto o = parsed_options<JournalKeygenOptions>(
+      {"journal", "keygen", "--private-key", "/nonexistent/k.pem", "--public-key", "/nonexistent/k.pub"});
+  EXPECT_EQ(o.private_key_file, "/nonexistent/k.pem");
+  EXPECT_EQ(o.public_key_file, "/nonexistent/k.pub");
+  EXPECT_EQ(parsed_options<JournalVerifyOptions>({"journal", "verify", "--public-key", "k.pub"}).public_key_file,
+            "k.pub");
+}
+
 TEST(CommandLine, unknown_commands_and_missing_commands_are_usage_errors) {
   EXPECT_EQ(usage_error_line({}),
             "koordq: missing command: one of serve, replay, at, explain, journal, version; see 'koordq --help'");
   EXPECT_EQ(usage_error_line({"serv"}), "koordq: unknown command \"serv\"; see 'koordq --help'");
   EXPECT_EQ(usage_error_line({"--verbose", "serve"}), "koordq: unknown flag --verbose; see 'koordq --help'");
   EXPECT_EQ(usage_error_line({"journal"}),
-            "koordq journal: missing command: one of import, export, verify, stat, checkpoint; see 'koordq journal "
-            "--help'");
+            "koordq journal: missing command: one of import, export, verify, stat, checkpoint, keygen; see 'koordq "
+            "journal --help'");
   EXPECT_EQ(usage_error_line({"journal", "compact"}),
             "koordq journal: unknown command \"compact\"; see 'koordq journal --help'");
 }
