@@ -89,7 +89,11 @@ Result<StoredRecord> parse_export_line(std::string_view line, uint64_t* claimed_
   Hash hash{};
   if (!from_hex(hash_hex, hash)) return make_error("member \"hash\" is not 64 lowercase hex digits");
   bytes->append(as_bytes(hash));
-  return StoredRecord::parse(*bytes);
+  auto record = StoredRecord::parse(*bytes);
+  if (record.ok() && !record->is_canonical()) {
+    return make_error("member \"b\" is not a record's canonical Cap'n Proto encoding");
+  }
+  return record;
 }
 
 }  // namespace koordq::journal

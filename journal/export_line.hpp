@@ -17,7 +17,8 @@ namespace koordq::journal {
 // Without a trailing newline.
 std::string render_export_line(const StoredRecord& record);
 
-// The record a line carries (its B and hash), checked to be framed correctly; the caller checks
+// The record a line carries (its B and hash), checked to be framed correctly and B canonical (so
+// nothing that reads it later meets an out-of-bounds pointer); the caller checks
 // the chain and that render_export_line(record) reproduces the line.
 // `claimed_seq`, when given, receives the line's "seq" member (0 when it has none), which is what
 // a reader of the line sees even when B was altered.
