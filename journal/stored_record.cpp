@@ -41,14 +41,6 @@ Result<StoredRecord> StoredRecord::parse(std::string_view value) {
   return r;
 }
 
-bool StoredRecord::is_canonical() const {
-  try {
-    return message_->isCanonical();
-  } catch (const kj::Exception&) {
-    return false;
-  }
-}
-
 bool StoredRecord::hash_matches() const {
   return chain_hash(prev_hash_, canonical_bytes()) == hash_;
 }

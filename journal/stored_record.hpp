@@ -40,9 +40,6 @@ class StoredRecord {
   wire::Record::Reader reader() const { return root_; }
   // SHA-256(prevHash ‖ B) == hash.
   bool hash_matches() const;
-  // B is the canonical encoding the writer produces: every pointer in bounds, no padding, no
-  // far pointers. A record from outside (an export line) must be, before anything reads it deeply.
-  bool is_canonical() const;
 
  private:
   StoredRecord() = default;
