@@ -24,7 +24,8 @@ std::string render_export_line(const StoredRecord& record);
 // a reader of the line sees even when B was altered.
 Result<StoredRecord> parse_export_line(std::string_view line, uint64_t* claimed_seq = nullptr);
 
-// The JSON of the record body alone (the "body" member), also used by audit lines.
+// The JSON of the record body alone (the "body" member), also used by audit lines;
+// {"undecodable":true} for a body that cannot be read.
 std::string render_body_json(const StoredRecord& record);
 
 }  // namespace koordq::journal

@@ -55,7 +55,7 @@ std::optional<std::string> read_import_events(std::string_view input, schema::Ra
                                               const std::function<void(std::unique_ptr<CapnpRecordBody>)>& on_body,
                                               uint64_t& skipped) {
   schema::JsonDecoder decoder;
-  simdjson::dom::parser parser;
+  thread_local simdjson::dom::parser parser;  // keeps its buffers from one import to the next
   const simdjson::padded_string padded(input);
   // One batch holds the whole input (parse_many needs every document inside a batch); small inputs
   // do not pay for a large one.

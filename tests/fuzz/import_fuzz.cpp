@@ -1,7 +1,7 @@
 // `koordq journal import` input (behaviour.md §24.4: watch events as NDJSON or concatenated JSON)
 // on arbitrary bytes, read as the import reads it in each raw-object mode. Beyond not crashing:
-// a stop names its byte offset within the input, every body read encodes to a record, and the
-// same input read twice gives the same records and the same stop.
+// a stop names its byte offset within the input, every body read encodes to a record, and every
+// raw-object mode imports the same events and stops at the same place.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -40,16 +40,16 @@ Read read(std::string_view input, schema::RawObjectMode mode) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
-  for (const auto mode :
-       {schema::RawObjectMode::kOff, schema::RawObjectMode::kRedacted, schema::RawObjectMode::kFull}) {
-    const Read first = read(input, mode);
-    if (first.stop) {
-      check(first.stop->rfind("byte offset ", 0) == 0);
-      check(std::stoull(first.stop->substr(12)) <= size);
-    }
-    for (const auto& bytes : first.records) check(!bytes.empty() && bytes.size() % 8 == 0);
-    const Read second = read(input, mode);
-    check(second.stop == first.stop && second.records == first.records && second.skipped == first.skipped);
+  const Read off = read(input, schema::RawObjectMode::kOff);
+  if (off.stop) {
+    check(off.stop->rfind("byte offset ", 0) == 0);
+    check(std::stoull(off.stop->substr(12)) <= size);
+  }
+  for (const auto& bytes : off.records) check(!bytes.empty() && bytes.size() % 8 == 0);
+  // What is imported does not depend on how much of the raw object the records keep.
+  for (const auto mode : {schema::RawObjectMode::kRedacted, schema::RawObjectMode::kFull}) {
+    const Read other = read(input, mode);
+    check(other.stop == off.stop && other.records.size() == off.records.size() && other.skipped == off.skipped);
   }
   return 0;
 }
