@@ -42,19 +42,24 @@ Outcome read_request(std::string_view bytes, size_t piece) {
   std::string buffered;
   size_t next = 0;
   while (!parser.is_done()) {
-    const size_t take = std::min(piece, bytes.size() - next);
-    if (take == 0) break;
-    buffered.append(bytes.substr(next, take));
-    next += take;
+    if (next < bytes.size()) {
+      const size_t take = std::min(piece, bytes.size() - next);
+      buffered.append(bytes.substr(next, take));
+      next += take;
+    }
     boost::system::error_code ec;
     const size_t used = parser.put(boost::asio::buffer(buffered), ec);
-    if (ec == http::error::need_more) continue;
+    out.consumed += used;  // also with need_more: the parser may have taken part of it
+    buffered.erase(0, used);
+    if (ec == http::error::need_more) {
+      if (next == bytes.size()) break;  // the peer sent nothing more
+      continue;
+    }
     if (ec) {
       out.failed = true;
       return out;
     }
-    out.consumed += used;
-    buffered.erase(0, used);
+    if (used == 0 && next == bytes.size()) break;
   }
   out.done = parser.is_done();
   if (out.done) {
