@@ -333,7 +333,6 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
   void close() {
     if (state_ == State::kClosed || state_ == State::kClosing) return;
     disarm();
-    beast::error_code ignored;
     if constexpr (kIsTls<Stream>) {
       if (state_ != State::kHandshake) {
         state_ = State::kClosing;

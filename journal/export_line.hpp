@@ -17,13 +17,15 @@ namespace koordq::journal {
 // Without a trailing newline.
 std::string render_export_line(const StoredRecord& record);
 
-// The record a line carries (its B and hash), checked to be framed correctly; the caller checks
+// The record a line carries (its B and hash), checked to be framed correctly and B canonical (so
+// nothing that reads it later meets an out-of-bounds pointer); the caller checks
 // the chain and that render_export_line(record) reproduces the line.
 // `claimed_seq`, when given, receives the line's "seq" member (0 when it has none), which is what
 // a reader of the line sees even when B was altered.
 Result<StoredRecord> parse_export_line(std::string_view line, uint64_t* claimed_seq = nullptr);
 
-// The JSON of the record body alone (the "body" member), also used by audit lines.
+// The JSON of the record body alone (the "body" member), also used by audit lines;
+// {"undecodable":true} for a body that cannot be read.
 std::string render_body_json(const StoredRecord& record);
 
 }  // namespace koordq::journal

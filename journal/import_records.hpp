@@ -8,10 +8,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "base/result.hpp"
+#include "journal/capnp_record_body.hpp"
 #include "journal/journal.hpp"
 #include "schema/raw_object.hpp"
 
@@ -25,6 +28,14 @@ struct ImportReport {
   // Set when the input stopped the import: what was wrong, at which byte offset.
   std::optional<std::string> input_error;
 };
+
+// The reading half of an import, without a journal: each watched object of `input` as the record
+// body it becomes (with its explicit time), in order. Returns what stopped the reading (the same
+// words import_records reports), or std::nullopt when every value was read.
+std::optional<std::string> read_import_events(std::string_view input, schema::RawObjectMode raw_mode,
+                                              const std::function<void(const std::string&)>& warn,
+                                              const std::function<void(std::unique_ptr<CapnpRecordBody>)>& on_body,
+                                              uint64_t& skipped);
 
 // Fails only when the journal cannot be written; malformed input is reported in input_error.
 Result<ImportReport> import_records(Journal& journal, std::string_view input, schema::RawObjectMode raw_mode,

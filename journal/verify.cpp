@@ -1,5 +1,7 @@
 #include "journal/verify.hpp"
 
+#include <kj/exception.h>
+
 #include "journal/export_line.hpp"
 #include "journal/head_file.hpp"
 #include "journal/retention_cut.hpp"
@@ -143,8 +145,13 @@ Result<std::optional<StoredRecord>> ExportLineChecker::add(const std::string& li
   const uint64_t named = expected ? expected : claimed;
   if (!record.ok()) return fail(ChainBreak{named, where() + ": " + record.message()});
   if (record->seq() == 1 && record->kind() == RecordKind::kConfig) {
-    const auto uuid = record->reader().getBody().getConfig().getJournalUuid();
-    if (record->prev_hash() != genesis_hash(std::string_view(uuid.cStr(), uuid.size()))) {
+    std::string uuid;
+    try {
+      uuid = record->reader().getBody().getConfig().getJournalUuid();
+    } catch (const kj::Exception&) {
+      return fail(ChainBreak{1, where() + ": seq 1: the config record cannot be read"});
+    }
+    if (record->prev_hash() != genesis_hash(uuid)) {
       return fail(ChainBreak{1, where() + ": seq 1 is not chained to the journal UUID it names"});
     }
   }

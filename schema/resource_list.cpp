@@ -68,13 +68,13 @@ ResourceVector to_vector(const ResourceList& list, std::map<std::string, std::st
 
 void add_to(ResourceVector& into, const ResourceVector& other) {
   for (const auto& [resource, amount] : other) {
-    update(into, resource, [amount](int64_t now) { return saturating_add(now, amount); });
+    update(into, resource, [amount = amount](int64_t now) { return saturating_add(now, amount); });
   }
 }
 
 void subtract_from(ResourceVector& from, const ResourceVector& other) {
   for (const auto& [resource, amount] : other) {
-    update(from, resource, [amount](int64_t now) { return saturating_subtract(now, amount); });
+    update(from, resource, [amount = amount](int64_t now) { return saturating_subtract(now, amount); });
   }
 }
 

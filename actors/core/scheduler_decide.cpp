@@ -679,7 +679,7 @@ std::optional<int64_t> Scheduler::next_deadline() const {
   }
   for (const auto& [ns, since] : metrics_.namespace_empty_since) {
     const bool has_series = std::any_of(metrics_.coming.begin(), metrics_.coming.end(),
-                                        [&](const auto& entry) { return std::get<0>(entry.first) == ns; });
+                                        [&ns = ns](const auto& entry) { return std::get<0>(entry.first) == ns; });
     if (has_series) consider(since + kFiveMinutes);
   }
   for (const auto& key : unmapped_pending_) consider(*units_.at(key).unmapped_since + kQueueNotFoundGrace);

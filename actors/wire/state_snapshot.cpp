@@ -649,13 +649,14 @@ std::string StateSnapshotCodec::encode(const Scheduler& s, uint64_t seq, int64_t
   for (const auto& [name, q] : s.queues_) {
     const auto it = queued.find(name);
     const auto& units = it == queued.end() ? kNoUnits : it->second;
-    parts.emplace_back(
-        std::string(kQueuePrefix) + name,
-        canonical_message<st::QueuePart>([&](st::QueuePart::Builder out) { write_queue(out, name, q, units); }));
+    parts.emplace_back(std::string(kQueuePrefix) + name,
+                       canonical_message<st::QueuePart>([&, &name = name, &q = q](st::QueuePart::Builder out) {
+                         write_queue(out, name, q, units);
+                       }));
   }
   for (const auto& [name, entry] : quotas) {
     parts.emplace_back(std::string(kQuotaPrefix) + name,
-                       canonical_message<st::QuotaPart>([&](st::QuotaPart::Builder out) {
+                       canonical_message<st::QuotaPart>([&name = name, &entry = entry](st::QuotaPart::Builder out) {
                          out.setName(text(name));
                          if (entry.objects) {
                            auto list = out.getObjects().initValue(entry.objects->size());
