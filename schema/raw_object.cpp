@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <vector>
 
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -33,7 +34,13 @@ std::atomic<uint64_t> key_generations{0};
 
 const InstalledKey* install(std::string bytes) {
   // Never freed: a thread may still read the previous key (one per install, a few per process).
-  auto* key = new InstalledKey{std::move(bytes), key_generations.fetch_add(1) + 1};
+  // Every key stays listed, so that it stays reachable.
+  static std::mutex mu;
+  static auto* keys = new std::vector<std::unique_ptr<const InstalledKey>>();
+  std::lock_guard lock(mu);
+  keys->push_back(
+      std::make_unique<const InstalledKey>(InstalledKey{std::move(bytes), key_generations.fetch_add(1) + 1}));
+  const InstalledKey* key = keys->back().get();
   installed_key.store(key, std::memory_order_release);
   return key;
 }
