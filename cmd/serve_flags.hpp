@@ -89,7 +89,7 @@ struct ServeOptions {
   int64_t snapshot_retention = 48;
   RawObjectsMode journal_raw_objects = RawObjectsMode::redacted;
   CorruptionPolicy journal_on_corruption = CorruptionPolicy::quarantine;
-  std::string journal_checkpoint_root;  // empty: <journal_dir>/checkpoints
+  std::string journal_checkpoint_root;   // empty: <journal_dir>/checkpoints
   std::string journal_signing_key_file;  // empty: HEAD and the retention cut are not signed
   int64_t tick_min_interval_ns = 10 * base::kMillisecond;
 
