@@ -5,7 +5,8 @@
    "scenario.md §1" in any tracked text file names a numbered heading of that file under docs/.
    A reference continues over the sections listed after it: "design.md §1, §3, §7",
    "behaviour.md §4–§14" and "behaviour.md §16.1 and §16.2" check §1, §3, §7, §4, §14, §16.1 and
-   §16.2. Inside docs/NAME.md a bare "§7.3" is a reference to NAME.md itself.
+   §16.2. Inside docs/NAME.md a bare "§7.3" is a reference to NAME.md itself; anywhere else (code
+   comments, READMEs, BENCHMARKS.md) a bare "§7.3" is a reference to behaviour.md.
 2. Every relative link "[text](path)" in a tracked .md file names a file or folder that exists.
 
 Usage: check-doc-refs.py [REPOSITORY_ROOT]   (default: the repository this script is in)
@@ -84,7 +85,7 @@ def numbered_sections(text):
 
 def section_references(path, text):
     """(line, document, section) for every section reference in one file."""
-    own_document = None
+    own_document = "behaviour"
     directory, name = os.path.split(path)
     if directory == "docs" and name.endswith(".md") and name[:-3] in DOCUMENTS:
         own_document = name[:-3]
@@ -99,10 +100,9 @@ def section_references(path, text):
         references.append((line, match.group(1), match.group(2)))
         for more in CONTINUATION.finditer(match.group(3)):
             references.append((line, match.group(1), more.group(1)))
-    if own_document is not None:
-        for match in BARE_REFERENCE.finditer(text):
-            if not any(start <= match.start() < end for start, end in named_spans):
-                references.append((line_of(match.start()), own_document, match.group(1)))
+    for match in BARE_REFERENCE.finditer(text):
+        if not any(start <= match.start() < end for start, end in named_spans):
+            references.append((line_of(match.start()), own_document, match.group(1)))
     return references
 
 
