@@ -2,12 +2,14 @@
 """Checks that the repository's references to its own documents resolve.
 
 1. Every section reference "design.md §3", "behaviour.md §16.1", "operations.md §2" or
-   "scenario.md §1" in any tracked text file names a numbered heading of that file under docs/.
+   "scenario.md §1" in a text file of the repository (what git ignores aside) names a numbered
+   heading of that file under docs/.
    A reference continues over the sections listed after it: "design.md §1, §3, §7",
    "behaviour.md §4–§14" and "behaviour.md §16.1 and §16.2" check §1, §3, §7, §4, §14, §16.1 and
    §16.2. Inside docs/NAME.md a bare "§7.3" is a reference to NAME.md itself; anywhere else (code
    comments, READMEs, BENCHMARKS.md) a bare "§7.3" is a reference to behaviour.md.
-2. Every relative link "[text](path)" in a tracked .md file names a file or folder that exists.
+2. Every relative link "[text](path)" in a .md file of the repository names a file or folder that
+   exists.
 
 Usage: check-doc-refs.py [REPOSITORY_ROOT]   (default: the repository this script is in)
 Exit status 0 when everything resolves, 1 with one line per broken reference otherwise.
@@ -37,10 +39,12 @@ NOT_CHECKED = ("scripts/check-doc-refs.py", "tests/static/doc_refs_test.sh")
 
 
 def tracked_files(root):
-    """The repository's tracked files; every file under root when it is not a git checkout."""
+    """The files git tracks or would add; every file under root outside a git checkout."""
     try:
         listed = subprocess.run(
-            ["git", "-C", root, "ls-files", "-z"], check=True, capture_output=True
+            ["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            check=True,
+            capture_output=True,
         ).stdout
         return [path for path in listed.decode().split("\0") if path]
     except (OSError, subprocess.CalledProcessError):
