@@ -33,7 +33,7 @@ CONTINUATION = re.compile(SECTION)
 NUMBERED_HEADING = re.compile(r"^#{1,6}\s+(\d+(?:\.\d+)*)\.?\s")
 FENCE = re.compile(r"^\s*(```|~~~)")
 MARKDOWN_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
-SKIPPED_DIRECTORIES = ("build", ".git")
+SKIPPED_DIRECTORIES = ("build", ".git", "koordq-data", ".cache")  # as .gitignore
 # This check and its test cite sections that do not exist, on purpose.
 NOT_CHECKED = ("scripts/check-doc-refs.py", "tests/static/doc_refs_test.sh")
 
