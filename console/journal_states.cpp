@@ -1,0 +1,40 @@
+#include "console/journal_states.hpp"
+
+#include "replay/replay.hpp"
+
+namespace koordq::console {
+
+std::optional<api::ApiError> JournalStates::read(uint64_t revision, const api::StateRead& read) {
+  std::lock_guard lock(mu_);
+  if (auto hit = cache_.find(revision); hit != cache_.end()) {
+    recency_.splice(recency_.begin(), recency_, hit->second.recency);
+    read(*hit->second.state, revision);
+    return std::nullopt;
+  }
+  auto replayed = replay::replay_to(reader_, revision);
+  if (!replayed.ok()) {
+    return api::ApiError{500, "InternalError",
+                         "cannot rebuild the state at revision " + std::to_string(revision) + ": " +
+                             replayed.message() + "; check the journal with 'koordq journal verify'"};
+  }
+  auto state = std::make_shared<const actors::Scheduler>(std::move(replayed->scheduler));
+  read(*state, revision);
+  remember(revision, std::move(state));
+  return std::nullopt;
+}
+
+void JournalStates::remember(uint64_t revision, std::shared_ptr<const actors::Scheduler> state) {
+  const size_t bytes = api::TimeTravel::estimated_size(*state);
+  if (bytes > cache_bytes_) return;
+  while (cached_bytes_ + bytes > cache_bytes_ && !recency_.empty()) {
+    auto oldest = cache_.find(recency_.back());
+    cached_bytes_ -= oldest->second.bytes;
+    cache_.erase(oldest);
+    recency_.pop_back();
+  }
+  recency_.push_front(revision);
+  cache_[revision] = Entry{std::move(state), bytes, recency_.begin()};
+  cached_bytes_ += bytes;
+}
+
+}  // namespace koordq::console
