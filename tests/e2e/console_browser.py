@@ -2,7 +2,9 @@
 """Drives the koordq console in headless Chromium (Debian's chromium + chromium-driver, through
 python3-selenium) and compares what the page shows with what the CLI prints for the same revision.
 
-Usage: console_browser.py KOORDQ CONSOLE_URL JOURNAL_DIR SCRATCH [--live]
+Usage: console_browser.py KOORDQ CONSOLE_URL JOURNAL_DIR SCRATCH [--moving] [--follow]
+  --moving  the journal is being written (a revision after the head may be the head of later)
+  --follow  also check that "follow the head" moves the view as the journal grows
 Prints one line per check (`ok <what>` / `FAIL <what>: <why>`) and exits 1 when any failed.
 Screenshots go to SCRATCH/console-*.png.
 """
@@ -18,7 +20,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 koordq, base, journal, scratch = sys.argv[1:5]
-live = "--live" in sys.argv
+moving = "--moving" in sys.argv or "--follow" in sys.argv
+follow_check = "--follow" in sys.argv
 failures = 0
 
 
@@ -189,7 +192,7 @@ try:
     driver.get(base + "?revision=%d" % (head + 1000000))
     wait(lambda: "newer than" in text("status"), what="the message for a revision after the head")
     check("a revision after the head is named in the page and the head is shown",
-          shown_revision() == head or live, text("status"))
+          shown_revision() == head or moving, text("status"))
     driver.get(base + "?at=1999-01-01T00:00:00Z")
     wait(lambda: "older than" in text("status"), what="the message for a time before the journal")
     check("a time before the journal is named in the page", True)
@@ -200,9 +203,11 @@ try:
     wait(lambda: "invalid revision" in text("status"), what="the message for a malformed revision")
     check("a malformed revision is named in the page", True)
 
-    if live:
+    if moving:
         driver.get(base)
         wait(lambda: text("journal").startswith("live"), what="the live header")
+        check("a running serve's console says it is live", True)
+    if follow_check:
         follow = driver.find_element(By.ID, "follow")
         follow.send_keys(" ")
         first = shown_revision()

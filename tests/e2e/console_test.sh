@@ -99,7 +99,7 @@ done
 check "serve writes its debug listener" test -n "$debug"
 check "serve logs the console's URL" grep -q "console at http://.*/console/" "$scratch/serve.log"
 sleep 3
-/usr/bin/python3 "$here/console_browser.py" "$koordq" "http://$debug/console/" "$lj" "$scratch" --live \
+/usr/bin/python3 "$here/console_browser.py" "$koordq" "http://$debug/console/" "$lj" "$scratch" --follow \
   >"$scratch/browser-live.log" 2>&1
 browser=$?
 sed 's/^/  live browser: /' "$scratch/browser-live.log"

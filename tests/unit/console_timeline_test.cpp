@@ -31,7 +31,7 @@ actors::Decision decision(actors::DecisionKind kind) {
 journal::StoredRecord unit_event(RecordChain& chain, schema::WatchEventType type, bool synthesized = false) {
   schema::WatchEvent event;
   event.type = type;
-  event.object = small_queue_unit();
+  event.object = samples::small_queue_unit();
   return chain.append(*journal::make_watch_body(event, schema::RawObjectMode::kOff, synthesized), 1);
 }
 
