@@ -109,7 +109,8 @@ async function loadTimeline() {
     const t = await api('timeline', 'timeline', { buckets: Math.min(4000, Math.max(50, Math.floor($('strip').clientWidth / 3))) });
     buckets = t.buckets;
     const j = state.journal;
-    if (t.indexed < j.head) setStatus('indexing the timeline: ' + t.indexed + ' of ' + j.head + ' records');
+    // A journal being written is always a little ahead of the index: say so only while it catches up.
+    $('indexing').textContent = j.head - t.indexed > 4096 ? 'indexing the timeline: ' + t.indexed + ' of ' + j.head + ' records' : '';
     drawStrip();
     return t;
   } catch (e) { if (!aborted(e)) setStatus('timeline: ' + e.message, true); }
