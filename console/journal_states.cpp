@@ -1,6 +1,5 @@
 #include "console/journal_states.hpp"
 
-#include "replay/replay.hpp"
 
 namespace koordq::console {
 
@@ -11,7 +10,7 @@ std::optional<api::ApiError> JournalStates::read(uint64_t revision, const api::S
     read(*hit->second.state, revision);
     return std::nullopt;
   }
-  auto replayed = replay::replay_to(reader_, revision);
+  auto replayed = rebuild(revision);
   if (!replayed.ok()) {
     return api::ApiError{500, "InternalError",
                          "cannot rebuild the state at revision " + std::to_string(revision) + ": " +
@@ -19,11 +18,23 @@ std::optional<api::ApiError> JournalStates::read(uint64_t revision, const api::S
   }
   auto state = std::make_shared<const actors::Scheduler>(std::move(replayed->scheduler));
   read(*state, revision);
-  remember(revision, std::move(state));
+  remember(revision, replayed->time, std::move(state));
   return std::nullopt;
 }
 
-void JournalStates::remember(uint64_t revision, std::shared_ptr<const actors::Scheduler> state) {
+Result<replay::ReplayedState> JournalStates::rebuild(uint64_t revision) {
+  auto nearer = cache_.lower_bound(revision);
+  if (nearer != cache_.begin()) {
+    --nearer;
+    auto snapshot = reader_.latest_snapshot_seq_at_or_before(revision);
+    if (snapshot.ok() && nearer->first >= snapshot->value_or(0)) {
+      return replay::replay_on(reader_, *nearer->second.state, nearer->first, nearer->second.time, revision);
+    }
+  }
+  return replay::replay_to(reader_, revision);
+}
+
+void JournalStates::remember(uint64_t revision, int64_t time, std::shared_ptr<const actors::Scheduler> state) {
   const size_t bytes = api::TimeTravel::estimated_size(*state);
   if (bytes > cache_bytes_) return;
   while (cached_bytes_ + bytes > cache_bytes_ && !recency_.empty()) {
@@ -33,7 +44,7 @@ void JournalStates::remember(uint64_t revision, std::shared_ptr<const actors::Sc
     recency_.pop_back();
   }
   recency_.push_front(revision);
-  cache_[revision] = Entry{std::move(state), bytes, recency_.begin()};
+  cache_[revision] = Entry{std::move(state), time, bytes, recency_.begin()};
   cached_bytes_ += bytes;
 }
 

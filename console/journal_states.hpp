@@ -1,7 +1,9 @@
 // The decision state at any revision of a journal read offline (`koordq console`): rebuilt as
 // `koordq at` rebuilds it (replay::replay_to: the newest snapshot at or before the revision, the
 // records after it, under the journal's own configuration), with the latest states kept in a
-// cache bounded in bytes. One rebuild at a time.
+// cache bounded in bytes. A state cached before the revision and nearer to it than the newest
+// snapshot is folded on instead (scrubbing forward, stepping and playing fold a few records, not
+// a snapshot's worth). One rebuild at a time.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +17,7 @@
 #include "api/api_error.hpp"
 #include "api/time_travel.hpp"
 #include "journal/journal_reader.hpp"
+#include "replay/replay.hpp"
 
 namespace koordq::console {
 
@@ -27,10 +30,12 @@ class JournalStates {
  private:
   struct Entry {
     std::shared_ptr<const actors::Scheduler> state;
+    int64_t time = 0;  // of the record the state is after
     size_t bytes = 0;
     std::list<uint64_t>::iterator recency;
   };
-  void remember(uint64_t revision, std::shared_ptr<const actors::Scheduler> state);
+  Result<replay::ReplayedState> rebuild(uint64_t revision);
+  void remember(uint64_t revision, int64_t time, std::shared_ptr<const actors::Scheduler> state);
 
   journal::JournalReader& reader_;
   const size_t cache_bytes_;

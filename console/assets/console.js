@@ -15,6 +15,13 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// A list the server cut (it answers at most 1000 items per list): say how many are not shown.
+function cutNote(list, what) {
+  const remaining = list.metadata && list.metadata.remainingItemCount;
+  return remaining > 0 ? el('p', { class: 'tag cut', text: 'showing the first ' + list.items.length + ' ' + what + '; ' + remaining +
+    ' more not shown (use koordq at … --limit for all)' }) : null;
+}
+
 function setStatus(message, isError) {
   $('status').textContent = message || '';
   $('status').className = isError ? 'error' : '';
@@ -194,7 +201,7 @@ function renderQuotas(list) {
     });
   }
   table.append(body);
-  $('quota-tree').replaceChildren(table);
+  $('quota-tree').replaceChildren(...[cutNote(list, 'quotas'), table].filter(Boolean));
 }
 
 function unitRow(u) {
@@ -215,7 +222,7 @@ async function renderQueueUnits(name, container, revision) {
     const body = el('tbody');
     for (const u of units.items) body.append(unitRow(u));
     table.append(body);
-    container.replaceChildren(units.items.length ? table : el('p', { text: 'no units' }));
+    container.replaceChildren(...[cutNote(units, 'units'), units.items.length ? table : el('p', { text: 'no units' })].filter(Boolean));
   } catch (e) { if (!aborted(e)) container.replaceChildren(el('p', { class: 'error', text: e.message })); }
 }
 
@@ -236,7 +243,7 @@ function renderQueues(list, revision) {
     });
     wrap.append(details);
   }
-  $('queue-list').replaceChildren(list.items.length ? wrap : el('p', { text: 'no queues at this revision' }));
+  $('queue-list').replaceChildren(...[cutNote(list, 'queues'), list.items.length ? wrap : el('p', { text: 'no queues at this revision' })].filter(Boolean));
 }
 
 async function show(revision) {
