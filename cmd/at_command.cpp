@@ -8,10 +8,10 @@
 
 #include "api/debug_render.hpp"
 #include "api/queueing_metrics.hpp"
+#include "api/unit_render.hpp"
 #include "api/visibility_render.hpp"
 #include "cmd/at_source.hpp"
 #include "cmd/at_table.hpp"
-#include "cmd/at_unit.hpp"
 #include "cmd/at_yaml.hpp"
 #include "cmd/command_names.hpp"
 #include "cmd/commands.hpp"
@@ -76,7 +76,7 @@ Answer render_json(const actors::Scheduler& s, uint64_t revision, const AtOption
     case Kind::quota:
       return {api::render_quota_units(s, revision, o.object.name, unit_filter(o), page)};
     case Kind::unit:
-      return {render_unit(s, revision, o.object.namespace_name, o.object.name)};
+      return {api::render_unit(s, revision, o.object.namespace_name, o.object.name)};
     case Kind::debug_elasticquota:
       return {api::render_debug_quotas(s), true};
     case Kind::debug_queue:

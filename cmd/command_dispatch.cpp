@@ -14,6 +14,7 @@ struct Dispatch {
   int operator()(const ReplayOptions& o) const { return run_replay(o); }
   int operator()(const AtOptions& o) const { return run_at(o); }
   int operator()(const ExplainOptions& o) const { return run_explain(o); }
+  int operator()(const ConsoleOptions& o) const { return run_console(o); }
   int operator()(const JournalImportOptions& o) const { return run_journal_import(o); }
   int operator()(const JournalExportOptions& o) const { return run_journal_export(o); }
   int operator()(const JournalVerifyOptions& o) const { return run_journal_verify(o); }

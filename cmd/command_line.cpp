@@ -40,6 +40,7 @@ std::vector<CommandEntry> command_entries() {
       {&replay_command_spec(), read_command<read_replay_options>},
       {&at_command_spec(), read_command<read_at_options>},
       {&explain_command_spec(), read_command<read_explain_options>},
+      {&console_command_spec(), read_command<read_console_options>},
       {&journal_command_spec(), nullptr},
       {&journal_import_command_spec(), read_command<read_journal_import_options>},
       {&journal_export_command_spec(), read_command<read_journal_export_options>},

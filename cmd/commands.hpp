@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cmd/at_flags.hpp"
+#include "cmd/console_flags.hpp"
 #include "cmd/explain_flags.hpp"
 #include "cmd/journal_flags.hpp"
 #include "cmd/replay_flags.hpp"
@@ -14,6 +15,7 @@ namespace koordq::cmd {
 int run_serve(const ServeOptions& options);                           // serve_command.cpp
 int run_replay(const ReplayOptions& options);                         // replay_command.cpp
 int run_at(const AtOptions& options);                                 // at_command.cpp
+int run_console(const ConsoleOptions& options);                       // console_command.cpp
 int run_explain(const ExplainOptions& options);                       // explain_command.cpp
 int run_journal_import(const JournalImportOptions& options);          // journal_commands.cpp
 int run_journal_export(const JournalExportOptions& options);          // journal_commands.cpp

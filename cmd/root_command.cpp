@@ -1,6 +1,7 @@
 #include "cmd/root_command.hpp"
 
 #include "cmd/at_flags.hpp"
+#include "cmd/console_flags.hpp"
 #include "cmd/explain_flags.hpp"
 #include "cmd/journal_flags.hpp"
 #include "cmd/replay_flags.hpp"
@@ -27,6 +28,7 @@ const CommandSpec& root_command_spec() {
               subcommand_summary(replay_command_spec()),
               subcommand_summary(at_command_spec()),
               subcommand_summary(explain_command_spec()),
+              subcommand_summary(console_command_spec()),
               subcommand_summary(journal_command_spec()),
               subcommand_summary(version_command_spec()),
           },

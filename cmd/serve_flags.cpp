@@ -295,7 +295,8 @@ const CommandSpec& serve_command_spec() {
               {"Debug API",
                {
                    {"--enable-api-handler", "--enableApiHandler", "", "false",
-                    "start the debug listener on every replica (always on with --simulate)"},
+                    "start the debug listener on every replica (always on with --simulate): the debug API, the journal "
+                    "stream and the web console at http://ADDRESS:PORT/console/"},
                    {"--api-handler-bind-address", "", "ADDRESS", "127.0.0.1",
                     "debug API address (127.0.0.1 with --simulate)"},
                    {"--api-handler-port", "", "PORT", "19876", "debug API port (HTTP)"},

@@ -16,6 +16,7 @@
 #include "cmd/default_paths.hpp"
 #include "cmd/serve_config.hpp"
 #include "cmd/serve_startup_log.hpp"
+#include "console/console_service.hpp"
 #include "journal/checkpoint_root.hpp"
 
 namespace koordq::cmd {
@@ -234,7 +235,9 @@ Status ServeSurfaces::attach(journal::Journal& journal, actors::runtime::Decisio
   server.port = options_.api_handler_port;
   server.max_connections = static_cast<size_t>(options_.max_connections);
   server.threads = 2;
-  auto started = api::HttpServer::start(server, std::make_shared<api::DebugService>(std::move(context)));
+  auto debug = std::make_shared<api::DebugService>(std::move(context));
+  auto started =
+      api::HttpServer::start(server, std::make_shared<console::ConsoleService>(console_context(journal), debug));
   if (!started.ok()) return listen_failed(started.message() + " (--api-handler-bind-address, --api-handler-port)");
   debug_server_ = std::move(started).value();
   // `koordq journal checkpoint` finds the listener that owns this journal here (§24.4).
@@ -248,7 +251,30 @@ Status ServeSurfaces::attach(journal::Journal& journal, actors::runtime::Decisio
   }
   KQ_LOG_INFO("debug API listens on http://{}:{} (--api-handler-bind-address, --api-handler-port)",
               options_.api_handler_bind_address, debug_server_->port());
+  KQ_LOG_INFO("console at http://{}:{}/console/ (kubectl port-forward to reach it in a cluster)", host,
+              debug_server_->port());
   return ok_status();
+}
+
+// The console reads the durable records only, and states through the debug API's time travel.
+console::ConsoleContext ServeSurfaces::console_context(journal::Journal& journal) {
+  timeline_ = std::make_unique<console::TimelineFollower>(
+      journal.reader(), [&journal] { return journal.writer().durable_head().seq; }, nullptr);
+  console::ConsoleContext context;
+  context.reader = &journal.reader();
+  context.head = [&journal] { return journal.writer().durable_head().seq; };
+  context.state_at = [this](uint64_t revision, const api::StateRead& read) {
+    api::PointInTime at;
+    at.kind = api::PointInTime::Kind::kRevision;
+    at.revision = revision;
+    at.text = std::to_string(revision);
+    return time_travel_->read(at, read);
+  };
+  context.timeline = &timeline_->index();
+  context.journal_uuid = journal.uuid();
+  context.source = "serve";
+  context.live = true;
+  return context;
 }
 
 Status ServeSurfaces::initial_sync_done() {
@@ -413,6 +439,7 @@ void ServeSurfaces::stop() {
     std::error_code ignored;
     std::filesystem::remove(debug_listener_file(options_.journal_dir), ignored);
   }
+  timeline_.reset();
   if (metrics_server_) metrics_server_->stop();
   std::lock_guard lock(mu_);
   engine_ = nullptr;

@@ -21,6 +21,8 @@
 #include "base/result.hpp"
 #include "cmd/apiservice_ca_bundle_keeper.hpp"
 #include "cmd/serve_flags.hpp"
+#include "console/console_context.hpp"
+#include "console/timeline_follower.hpp"
 #include "journal/journal.hpp"
 
 namespace koordq::cmd {
@@ -68,6 +70,7 @@ class ServeSurfaces {
   explicit ServeSurfaces(const ServeOptions& options, std::function<int64_t()> now);
   void read_live(const api::StateRead& read);
   std::optional<uint64_t> live_revision();
+  console::ConsoleContext console_context(journal::Journal& journal);
   Status start_visibility();
   Status listen_failed(const std::string& message);
   void watch_tls_files();
@@ -87,6 +90,7 @@ class ServeSurfaces {
   std::shared_ptr<api::TlsMaterial> tls_;  // set under auth_mu_
   std::unique_ptr<api::HttpServer> metrics_server_;
   std::unique_ptr<api::HttpServer> debug_server_;
+  std::unique_ptr<console::TimelineFollower> timeline_;  // the console's, under serve
   std::unique_ptr<api::HttpServer> visibility_server_;
   std::atomic<bool> cluster_auth_{false};
   api::VisibilityAuthorizer::Review review_;

@@ -123,6 +123,38 @@ std::optional<std::vector<std::string>> snapshot_differences(journal::JournalRea
 
 }  // namespace
 
+namespace {
+
+Status fold_to(journal::JournalReader& reader, Fold& fold, uint64_t target_seq, const Progress& progress,
+               ReplayedState& out) {
+  if (fold.seq() < target_seq) {
+    journal::ReadAhead<actors::PreparedRecord> cursor(reader.cursor(fold.seq() + 1, target_seq),
+                                                      actors::prepare_record, actors::defer_record);
+    for (;;) {
+      auto next = cursor.next();
+      if (!next.ok()) return next.error();
+      if (!*next) break;
+      if (auto applied = fold.apply(**next); !applied.ok()) return applied.error();
+      ++out.folded;
+      if (progress && out.folded % kProgressEvery == 0) progress(fold.seq(), out.folded);
+    }
+  }
+  out.seq = fold.seq();
+  out.time = fold.time();
+  out.scheduler = std::move(fold.scheduler());
+  return ok_status();
+}
+
+}  // namespace
+
+Result<ReplayedState> replay_on(journal::JournalReader& reader, Scheduler state, uint64_t seq, int64_t time,
+                                uint64_t target_seq) {
+  ReplayedState out;
+  Fold fold(reader, std::move(state), seq, time);
+  if (Status folded = fold_to(reader, fold, target_seq, {}, out); !folded.ok()) return folded.error();
+  return out;
+}
+
 Result<ReplayedState> replay_to(journal::JournalReader& reader, uint64_t target_seq, const Progress& progress,
                                 Start start) {
   ReplayedState out;
@@ -140,21 +172,7 @@ Result<ReplayedState> replay_to(journal::JournalReader& reader, uint64_t target_
     }
     fold.emplace(reader, Scheduler(), 0, 0);
   }
-  if (fold->seq() < target_seq) {
-    journal::ReadAhead<actors::PreparedRecord> cursor(reader.cursor(fold->seq() + 1, target_seq),
-                                                      actors::prepare_record, actors::defer_record);
-    for (;;) {
-      auto next = cursor.next();
-      if (!next.ok()) return next.error();
-      if (!*next) break;
-      if (auto applied = fold->apply(**next); !applied.ok()) return applied.error();
-      ++out.folded;
-      if (progress && out.folded % kProgressEvery == 0) progress(fold->seq(), out.folded);
-    }
-  }
-  out.seq = fold->seq();
-  out.time = fold->time();
-  out.scheduler = std::move(fold->scheduler());
+  if (Status folded = fold_to(reader, *fold, target_seq, progress, out); !folded.ok()) return folded.error();
   return out;
 }
 

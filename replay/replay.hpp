@@ -47,6 +47,12 @@ enum class Start {
 Result<ReplayedState> replay_to(journal::JournalReader& reader, uint64_t target_seq, const Progress& progress = {},
                                 Start start = Start::newest_snapshot);
 
+// The state after record min(target_seq, last seq), folded on from `state`, the state after
+// record `seq` (at `time`): what a reader that holds a nearby state does instead of starting at
+// a snapshot. target_seq <= seq returns `state` unchanged.
+Result<ReplayedState> replay_on(journal::JournalReader& reader, actors::Scheduler state, uint64_t seq, int64_t time,
+                                uint64_t target_seq);
+
 // What plain `replay` prints.
 struct StateSummary {
   std::string journal_uuid;

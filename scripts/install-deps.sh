@@ -25,6 +25,8 @@ test_pkgs=(
   # The image (scripts/build-image.sh) and tests/e2e/image_test.sh: mmdebstrap makes its root
   # filesystem, skopeo reads and loads it, podman runs it with runc.
   mmdebstrap skopeo podman runc
+  # tests/e2e/console_test.sh: the console in headless Chromium, driven through WebDriver.
+  chromium chromium-driver python3-selenium fonts-liberation
 )
 
 pkgs=("${build_pkgs[@]}")

@@ -4,7 +4,7 @@
 # started with --leader-elect=false; then, in bounded polling loops, what the API server holds:
 # auto-created Queues, admissions with their status fields and spec.queue, failure messages and
 # attempts on the backoff schedule, queueItemDetails, usage annotations, an admission once capacity
-# is freed, the visibility API and /metrics; restarts with SIGTERM and SIGKILL (while units arrive)
+# is freed, the visibility API, the web console (in Chromium) and /metrics; restarts with SIGTERM and SIGKILL (while units arrive)
 # lose and repeat nothing; journal verify and replay --verify pass on the journal.
 # Usage: cluster_serve_test.sh path/to/koordq
 set -uo pipefail
@@ -147,6 +147,12 @@ check "team-a's usage annotation holds job1's charge" eventually 10 test \
 
 # Surfaces on a cluster: the debug and visibility APIs, and the client metrics.
 check "debug API lists team-a's waiting unit" eventually 5 sh -c "curl -sf '$D/apis/v1/queue' | grep -q job2"
+# The web console of this serve (behaviour.md §25) in Chromium, against koordq at and explain over its journal.
+/usr/bin/python3 "$(dirname "$0")/console_browser.py" "$koordq" "$D/console/" "$journal" "$scratch" --moving \
+  >"$scratch/console-browser.log" 2>&1
+console_rc=$?
+sed 's/^/  console: /' "$scratch/console-browser.log"
+check "the web console in Chromium over serve on the API server" test "$console_rc" -eq 0
 V="https://127.0.0.1:$vis_port"
 tls=(--cacert "$KOORDQ_APISERVER_CA" --cert "$KOORDQ_FRONT_PROXY_CLIENT_CERT" --key "$KOORDQ_FRONT_PROXY_CLIENT_KEY")
 visibility_lists_job2() {

@@ -499,7 +499,7 @@ run journal verify --export "$scratch/export-range.ndjson"
 check "the export of the streamed range verifies" grep -q "^ok: 200 records, seq $((from + 1))\.\." "$out"
 check "the journal stream's lines are the export's" cmp -s "$scratch/stream.ndjson" <(head -n 200 "$scratch/export-range.ndjson")
 # Every koordq command line of docs/operations.md names a command and flags its --help lists.
-grep -o 'koordq \(journal [a-z]*\|replay\|at\|explain\|serve\)[^`|&;]*' "$repo/docs/operations.md" | sort -u >"$scratch/doc-commands"
+grep -o 'koordq \(journal [a-z]*\|replay\|at\|explain\|console\|serve\)[^`|&;]*' "$repo/docs/operations.md" | sort -u >"$scratch/doc-commands"
 check "docs/operations.md shows koordq commands" test "$(wc -l <"$scratch/doc-commands")" -ge 8
 while read -r _ cmd rest; do
   [ "$cmd" = journal ] && { cmd="journal ${rest%% *}"; rest="${rest#* }"; }

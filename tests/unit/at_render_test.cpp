@@ -7,7 +7,7 @@
 #include "api/debug_render.hpp"
 #include "api/visibility_render.hpp"
 #include "cmd/at_table.hpp"
-#include "cmd/at_unit.hpp"
+#include "api/unit_render.hpp"
 #include "cmd/at_yaml.hpp"
 #include "tests/support/scheduler_fixture.hpp"
 
@@ -195,7 +195,7 @@ TEST_F(AtRender, a_unit_is_its_summary_item_followed_by_its_status) {
   const rapidjson::Value& big_item = summary["items"][0];
   ASSERT_STREQ(big_item["metadata"]["name"].GetString(), "big");
 
-  const std::optional<std::string> text = cmd::render_unit(d.s, 5, "default", "big");
+  const std::optional<std::string> text = api::render_unit(d.s, 5, "default", "big");
   ASSERT_TRUE(text.has_value());
   const auto unit = parse(*text);
   std::vector<std::string> expected_keys = keys(big_item);
@@ -211,7 +211,7 @@ TEST_F(AtRender, a_unit_is_its_summary_item_followed_by_its_status) {
 }
 
 TEST_F(AtRender, an_admitted_unit_shows_the_status_koordq_wrote) {
-  const auto unit = parse(*cmd::render_unit(d.s, 5, "default", "small"));
+  const auto unit = parse(*api::render_unit(d.s, 5, "default", "small"));
   EXPECT_STREQ(unit["phase"].GetString(), "Dequeued");
   EXPECT_FALSE(unit.HasMember("positionInQueue"));
   ASSERT_TRUE(unit["status"].HasMember("phase"));
@@ -219,14 +219,14 @@ TEST_F(AtRender, an_admitted_unit_shows_the_status_koordq_wrote) {
 }
 
 TEST_F(AtRender, a_unit_without_a_queue_names_its_quota_as_queue) {
-  const auto unit = parse(*cmd::render_unit(d.s, 5, "default", "lost"));
+  const auto unit = parse(*api::render_unit(d.s, 5, "default", "lost"));
   EXPECT_STREQ(unit["quotaName"].GetString(), "team-x");
   EXPECT_STREQ(unit["queueName"].GetString(), "team-x");
 }
 
 TEST_F(AtRender, an_unknown_unit_is_not_rendered) {
-  EXPECT_FALSE(cmd::render_unit(d.s, 5, "default", "nope").has_value());
-  EXPECT_FALSE(cmd::render_unit(d.s, 5, "other", "big").has_value());
+  EXPECT_FALSE(api::render_unit(d.s, 5, "default", "nope").has_value());
+  EXPECT_FALSE(api::render_unit(d.s, 5, "other", "big").has_value());
 }
 
 }  // namespace KOORDQ_TEST_LOCAL

@@ -1,4 +1,4 @@
-#include "cmd/at_unit.hpp"
+#include "api/unit_render.hpp"
 
 #include <limits>
 
@@ -9,7 +9,7 @@
 #include "api/visibility_render.hpp"
 #include "schema/json_encode.hpp"
 
-namespace koordq::cmd {
+namespace koordq::api {
 namespace {
 
 bool names(const rapidjson::Value& item, const std::string& namespace_name, const std::string& name) {
@@ -62,4 +62,4 @@ std::optional<std::string> render_unit(const actors::Scheduler& s, uint64_t revi
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-}  // namespace koordq::cmd
+}  // namespace koordq::api

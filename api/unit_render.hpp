@@ -9,10 +9,10 @@
 
 #include "actors/core/scheduler.hpp"
 
-namespace koordq::cmd {
+namespace koordq::api {
 
 // Compact JSON without a trailing newline; std::nullopt when no unit has that name at the state.
 std::optional<std::string> render_unit(const actors::Scheduler& s, uint64_t revision, const std::string& namespace_name,
                                        const std::string& name);
 
-}  // namespace koordq::cmd
+}  // namespace koordq::api

@@ -1,0 +1,36 @@
+// What the console reads (docs/behaviour.md §25): one journal, the decision state at any of its
+// revisions, and the timeline index a follower keeps. `serve` fills it from its own journal and
+// time travel; `koordq console` from a read-only instance of a journal directory.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "api/api_error.hpp"
+#include "api/time_travel.hpp"
+#include "console/timeline_index.hpp"
+#include "journal/journal_reader.hpp"
+
+namespace koordq::console {
+
+// Runs `read` on the state after `revision`, or says why it cannot (the API's errors).
+using StateAt = std::function<std::optional<api::ApiError>(uint64_t revision, const api::StateRead& read)>;
+
+struct ConsoleContext {
+  // Read from the console's request threads only (serve: its own reader, safe to share).
+  journal::JournalReader* reader = nullptr;
+  // The newest revision the console shows: the durable head under serve, the last record
+  // otherwise. Called per request, after `refresh`.
+  std::function<uint64_t()> head;
+  // Catches a read-only instance up with a journal another process writes; empty under serve.
+  std::function<void()> refresh;
+  StateAt state_at;
+  const TimelineIndex* timeline = nullptr;
+  std::string journal_uuid;
+  std::string source;  // "serve" or the journal directory
+  bool live = false;   // the console of a running serve: the page follows the head
+};
+
+}  // namespace koordq::console

@@ -1,0 +1,48 @@
+// The decision state at any revision of a journal read offline (`koordq console`): rebuilt as
+// `koordq at` rebuilds it (replay::replay_to: the newest snapshot at or before the revision, the
+// records after it, under the journal's own configuration), with the latest states kept in a
+// cache bounded in bytes. A state cached before the revision and nearer to it than the newest
+// snapshot is folded on instead (scrubbing forward, stepping and playing fold a few records, not
+// a snapshot's worth). One rebuild at a time.
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "actors/core/scheduler.hpp"
+#include "api/api_error.hpp"
+#include "api/time_travel.hpp"
+#include "journal/journal_reader.hpp"
+#include "replay/replay.hpp"
+
+namespace koordq::console {
+
+class JournalStates {
+ public:
+  JournalStates(journal::JournalReader& reader, size_t cache_bytes) : reader_(reader), cache_bytes_(cache_bytes) {}
+
+  std::optional<api::ApiError> read(uint64_t revision, const api::StateRead& read);
+
+ private:
+  struct Entry {
+    std::shared_ptr<const actors::Scheduler> state;
+    int64_t time = 0;  // of the record the state is after
+    size_t bytes = 0;
+    std::list<uint64_t>::iterator recency;
+  };
+  Result<replay::ReplayedState> rebuild(uint64_t revision);
+  void remember(uint64_t revision, int64_t time, std::shared_ptr<const actors::Scheduler> state);
+
+  journal::JournalReader& reader_;
+  const size_t cache_bytes_;
+  std::mutex mu_;
+  std::map<uint64_t, Entry> cache_;
+  std::list<uint64_t> recency_;  // most recent first
+  size_t cached_bytes_ = 0;
+};
+
+}  // namespace koordq::console
