@@ -193,7 +193,7 @@ echo "kubectl versions: $(for k in "${kubectls[@]}"; do "$k" version --client -o
 for d in yaml.safe_load_all(open(sys.argv[1])):
     print(json.dumps(d))' "$(render overlays/visibility)" >"$scratch/objects.json"
 kinds() { jq -r '.kind' "$scratch/objects.json" | sort | uniq -c | awk '{print $2 "=" $1}' | tr '\n' ' '; }
-check "kinds of the visibility overlay" test "$(kinds)" = "APIService=1 ClusterRole=1 ClusterRoleBinding=1 CustomResourceDefinition=2 Namespace=1 Role=4 RoleBinding=5 Service=2 ServiceAccount=1 StatefulSet=1 "
+check "kinds of the visibility overlay" test "$(kinds)" = "APIService=1 ClusterRole=1 ClusterRoleBinding=1 ConfigMap=1 CustomResourceDefinition=2 Namespace=1 Role=5 RoleBinding=6 Service=2 ServiceAccount=1 StatefulSet=1 "
 # behaviour.md §2.1, exactly: binding kind, namespace, group, resource, resourceNames, verbs.
 jq -c -s '[.[] | select(.kind == "Role" or .kind == "ClusterRole") | . as $r | .rules[]
   | {role: $r.kind, ns: ($r.metadata.namespace // ""), group: .apiGroups[0], resources, names: (.resourceNames // []), verbs}]
@@ -208,6 +208,7 @@ cat >"$scratch/rules.expected" <<'EOF'
 {"role":"ClusterRole","ns":"","group":"scheduling.x-k8s.io","resources":["queueunits/status"],"names":[],"verbs":["patch"]}
 {"role":"Role","ns":"default","group":"coordination.k8s.io","resources":["leases"],"names":["example-lease"],"verbs":["get"]}
 {"role":"Role","ns":"koord-queue","group":"","resources":["pods"],"names":[],"verbs":["get","patch"]}
+{"role":"Role","ns":"koord-queue","group":"","resources":["configmaps"],"names":["koordq-journal-witness"],"verbs":["get","patch"]}
 {"role":"Role","ns":"koord-queue","group":"coordination.k8s.io","resources":["leases"],"names":[],"verbs":["get","create","update"]}
 {"role":"Role","ns":"koord-queue","group":"scheduling.x-k8s.io","resources":["queues"],"names":[],"verbs":["get","list","watch","create","patch","delete"]}
 {"role":"Role","ns":"koord-queue","group":"scheduling.x-k8s.io","resources":["queues/status"],"names":[],"verbs":["patch"]}
@@ -216,7 +217,7 @@ check "the Roles carry exactly the rules of behaviour.md §2.1" test "$(jq -c '.
 check "every binding names the ServiceAccount; kube-system binds extension-apiserver-authentication-reader" jq_true -s '
   [.[] | select(.kind | endswith("Binding"))] as $b
   | ($b | all(.subjects == [{"kind": "ServiceAccount", "name": "koordq", "namespace": "koord-queue"}]))
-  and ($b | length == 6)
+  and ($b | length == 7)
   and ($b | any(.metadata.namespace == "kube-system" and .roleRef == {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "extension-apiserver-authentication-reader"}))' \
   "$scratch/objects.json"
 check "StatefulSet: 2 replicas, a journal claim per replica, downward-API env, named ports, probes, resources" jq_true -s '
