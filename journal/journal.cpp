@@ -151,8 +151,8 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
       batch.Put(j->store_->meta(), kMetaUuid, j->uuid_);
       batch.Put(j->store_->meta(), kMetaSchema, std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
       batch.Put(j->store_->meta(), kMetaUnitIndexFrom, "1");
-      if (auto s = j->store_->write(batch, true); !s.ok()) return s.error();
       if (j->signing_key_) batch.Put(j->store_->meta(), kMetaSigningKey, j->signing_key_->key_id());
+      if (auto s = j->store_->write(batch, true); !s.ok()) return s.error();
       j->report_.created = true;
       head = ChainHead{0, genesis_hash(j->uuid_)};
       // From its creation on, a journal has HEAD: one with records and no HEAD lost it.

@@ -315,7 +315,8 @@ allowed=(
   "create authorization.k8s.io subjectaccessreviews - - -"
   "get apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io"
   "patch apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io"
-  "get - namespaces - - kube-system")
+  "get - namespaces - - kube-system"
+  "get - configmaps - koord-queue koordq-journal-witness" "patch - configmaps - koord-queue koordq-journal-witness")
 denied=(
   "delete scheduling.x-k8s.io queueunits - default job-a" "create scheduling.x-k8s.io queueunits - default -"
   "update scheduling.x-k8s.io queueunits status default job-a" "get scheduling.sigs.k8s.io elasticquotas - default team-a"
@@ -326,7 +327,10 @@ denied=(
   "get - configmaps - kube-system other" "list - configmaps - kube-system -" "delete - events - default job-a.1"
   "patch apiregistration.k8s.io apiservices - - v1beta1.metrics.k8s.io" "list apiregistration.k8s.io apiservices - - -"
   "update apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io"
-  "get - namespaces - - default" "list - namespaces - - -")
+  "get - namespaces - - default" "list - namespaces - - -"
+  "create - configmaps - koord-queue -" "update - configmaps - koord-queue koordq-journal-witness"
+  "delete - configmaps - koord-queue koordq-journal-witness" "patch - configmaps - koord-queue other"
+  "list - configmaps - koord-queue -" "patch - configmaps - default koordq-journal-witness")
 # A SubjectAccessReview per row, all created by one kubectl call; status.allowed is the answer.
 reviews() { # reviews ROW...: a List of SubjectAccessReviews for the ServiceAccount
   printf '%s\n' "$@" | jq -R -s --arg sa "$sa" '{apiVersion: "v1", kind: "List", items: [split("\n")[] | select(. != "")

@@ -136,7 +136,7 @@ TEST_F(JournalExport, an_audit_export_ends_with_the_trailer_of_the_ndjson_export
   ASSERT_EQ(parser.parse(audit.back()).get(doc), simdjson::SUCCESS) << audit.back();
   EXPECT_EQ(std::string_view(doc["apiVersion"]), "audit.k8s.io/v1");
   EXPECT_EQ(std::string_view(doc["verb"]), "export-trailer");
-  const std::string trailer(std::string_view(doc["annotations"]["koordq.io/trailer"]));
+  const std::string trailer{std::string_view(doc["annotations"]["koordq.io/trailer"])};
   EXPECT_EQ("{\"trailer\":" + trailer + "}", ndjson.back()) << "the same trailer object, unsigned";
   EXPECT_NE(trailer.find("\"lastSeq\":6,"), std::string::npos) << trailer;
   EXPECT_EQ(doc["annotations"]["koordq.io/signature"].error(), simdjson::NO_SUCH_FIELD);
