@@ -226,7 +226,8 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
     }
     auto signed_by = j->reader_->meta(kMetaSigningKey);
     if (!signed_by.ok()) return signed_by.error();
-    // Signed before: recorded since this koordq, evidenced by a signed HEAD or retention cut before.
+    // Whether the journal has been signed: the key its first signed open recorded, else (signed before
+    // that record existed) a signed HEAD or retention cut.
     std::optional<std::string> signed_before = *signed_by;
     if (!signed_before && head_signature) signed_before = head_signature->key_id;
     if (!signed_before) {
@@ -245,9 +246,8 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
       const ChainHead& h = **head_file;
       if (!head_signature && signed_before) {
         corruption = ChainBreak{h.seq, "HEAD (seq " + std::to_string(h.seq) +
-                                           ") is not signed, but the journal is "
-                                           "signed by key " +
-                                           *signed_before + ": HEAD was rewritten"};
+                                           ") is not signed, but the journal is signed by key " + *signed_before +
+                                           ": HEAD was rewritten"};
       } else if (head_signature &&
                  !j->signing_key_->verifying_key().verifies(head_statement(j->uuid_, h.seq, h.hash), *head_signature)) {
         corruption = ChainBreak{h.seq, "HEAD (seq " + std::to_string(h.seq) + ") is not signed by key " +
