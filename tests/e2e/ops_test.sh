@@ -514,8 +514,9 @@ while read -r _ cmd rest; do
     if grep -qE -- "^ +(-[a-z], )?$flag( |,|\$)" <<<"$help"; then pass; else fail "docs/operations.md: koordq $cmd has no flag $flag"; fi
   done
 done <"$scratch/doc-commands"
-# The flags the text names on their own (`--legacy-lease-guard`, …) are serve's or journal export's.
-helps="$("$koordq" serve --help; "$koordq" journal export --help)"
+# The flags the text names on their own (`--legacy-lease-guard`, …) are serve's, journal export's or
+# journal verify's.
+helps="$("$koordq" serve --help; "$koordq" journal export --help; "$koordq" journal verify --help)"
 for flag in $(grep -o '`--[a-z-]*' "$repo/docs/operations.md" | tr -d '`' | sort -u); do
   if grep -qE -- "^ +(-[a-z], )?$flag( |,|\$)" <<<"$helps"; then pass; else fail "docs/operations.md names an unknown flag $flag"; fi
 done

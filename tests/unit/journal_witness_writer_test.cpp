@@ -11,6 +11,7 @@
 #include "journal/journal.hpp"
 #include "journal/witness.hpp"
 #include "tests/support/journal_records.hpp"
+#include "tests/support/scripted_kube_client.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace koordq::cmd {
@@ -106,6 +107,83 @@ TEST_F(WitnessWriterValue, entries_the_journal_disagrees_with_are_left_as_eviden
   EXPECT_EQ(u.kind, WitnessUpdate::Kind::kDisagrees);
   EXPECT_NE(u.reason.find("the journal ends at seq 4, but ConfigMap x/y witnessed seq 9"), std::string::npos)
       << u.reason;
+}
+
+// The writer against a scripted API server: what it sends for one attempt.
+class WitnessWriterRequests : public WitnessWriterValue {
+ protected:
+  void SetUp() override {
+    WitnessWriterValue::SetUp();
+    options_.namespace_name = "koord-queue";
+    options_.name = "koordq-journal-witness";
+    options_.fence = &fence_;
+    options_.head = [this] { return head(); };
+    options_.reader = &journal_->reader();
+    options_.now = [] { return int64_t{1796565600} * 1'000'000'000; };
+    kube::HttpOptions http;
+    http.retry.max_attempts = 1;
+    client_ = testing::scripted_client(server_, http);
+    fence_.open_indefinitely();
+  }
+
+  // Answers GET with the ConfigMap at resourceVersion "5", PATCH with `patch_codes` in turn (then 200).
+  void serve(std::optional<int> get_code, std::vector<int> patch_codes) {
+    server_.respond_with([get_code, patch_codes, patches = size_t{0}](const testing::ReceivedRequest& r) mutable {
+      if (r.method == "GET") {
+        if (get_code) return testing::ScriptedReply{{testing::http_reply(*get_code, "{}")}};
+        return testing::ScriptedReply{{testing::http_reply(
+            200, R"({"kind":"ConfigMap","metadata":{"name":"koordq-journal-witness","resourceVersion":"5"}})")}};
+      }
+      const int code = patches < patch_codes.size() ? patch_codes[patches] : 200;
+      ++patches;
+      return testing::ScriptedReply{{testing::http_reply(code, "{}")}};
+    });
+  }
+
+  std::vector<std::string> methods() {
+    std::vector<std::string> out;
+    for (const auto& r : server_.received()) out.push_back(r.method);
+    return out;
+  }
+
+  kube::WriteFence fence_;
+  testing::ScriptedHttpServer server_;
+  std::unique_ptr<kube::HttpClient> client_;
+};
+
+TEST_F(WitnessWriterRequests, the_leader_merge_patches_its_own_key_under_the_resource_version_it_read) {
+  serve(std::nullopt, {});
+  JournalWitnessWriter writer(*client_, options_);
+  EXPECT_EQ(writer.write_once(), JournalWitnessWriter::Outcome::kWritten);
+  ASSERT_EQ(methods(), (std::vector<std::string>{"GET", "PATCH"}));
+  auto patch = server_.received()[1];
+  EXPECT_EQ(patch.target, "/api/v1/namespaces/koord-queue/configmaps/koordq-journal-witness");
+  EXPECT_EQ(patch.headers["Content-Type"], "application/merge-patch+json");
+  EXPECT_TRUE(patch.body.starts_with(std::string(R"({"metadata":{"resourceVersion":"5"},"data":{")") + kUuid + "\":"))
+      << patch.body;
+  EXPECT_NE(patch.body.find("2026-12-06T14:00:00Z"), std::string::npos) << patch.body;
+}
+
+TEST_F(WitnessWriterRequests, a_conflict_reads_the_configmap_again_and_writes_again) {
+  serve(std::nullopt, {409});
+  JournalWitnessWriter writer(*client_, options_);
+  EXPECT_EQ(writer.write_once(), JournalWitnessWriter::Outcome::kWritten);
+  EXPECT_EQ(methods(), (std::vector<std::string>{"GET", "PATCH", "GET", "PATCH"}));
+}
+
+TEST_F(WitnessWriterRequests, nothing_leaves_once_the_fence_is_closed) {
+  serve(std::nullopt, {});
+  fence_.close();
+  JournalWitnessWriter writer(*client_, options_);
+  EXPECT_EQ(writer.write_once(), JournalWitnessWriter::Outcome::kNotLeading);
+  EXPECT_TRUE(server_.received().empty());
+}
+
+TEST_F(WitnessWriterRequests, a_missing_configmap_is_reported_and_never_created) {
+  serve(404, {});
+  JournalWitnessWriter writer(*client_, options_);
+  EXPECT_EQ(writer.write_once(), JournalWitnessWriter::Outcome::kProblem);
+  EXPECT_EQ(methods(), (std::vector<std::string>{"GET"}));
 }
 
 }  // namespace KOORDQ_TEST_LOCAL
