@@ -28,6 +28,7 @@
 #include "base/log.hpp"
 #include "cmd/cluster_inbox.hpp"
 #include "cmd/exit_codes.hpp"
+#include "cmd/journal_witness_writer.hpp"
 #include "cmd/serve_config.hpp"
 #include "cmd/serve_startup_log.hpp"
 #include "cmd/serve_state.hpp"
@@ -678,6 +679,26 @@ int run_cluster(const ServeOptions& options) {
   KQ_LOG_INFO("leader election: Lease {}/{} as {}{}", election.lease_namespace, election.lease_name, identity,
               options.leader_elect ? "" : " (--leader-elect=false: leading without a Lease)");
 
+  // §24.5: the leader's journal head, witnessed in a ConfigMap on a thread of its own, fenced as
+  // every leader write; on the visibility API's client, so it never waits behind the writers' --qps.
+  std::unique_ptr<JournalWitnessWriter> witness;
+  if (!options.journal_witness_configmap.empty()) {
+    WitnessWriterOptions w;
+    w.namespace_name = options.leader_election_namespace;
+    w.name = options.journal_witness_configmap;
+    w.period = std::chrono::nanoseconds(options.journal_witness_period_ns);
+    w.history = static_cast<size_t>(options.journal_witness_history);
+    w.journal_uuid = j.uuid();
+    w.cluster = *cluster;
+    w.key = j.signing_key();
+    w.fence = &fence;
+    w.head = [&j] { return j.writer().durable_head(); };
+    w.reader = &j.reader();
+    w.now = wall_now;
+    witness = std::make_unique<JournalWitnessWriter>(**review_client, std::move(w));
+    witness->start();
+  }
+
   ClusterLoop loop(options, j, engine, **surfaces, inbox, writers, recorders,
                    JournalFailureHooks{[&elector] { elector.release(); }, [&elector] { elector.resume(); },
                                        [&] {
@@ -689,6 +710,7 @@ int run_cluster(const ServeOptions& options) {
                                          KQ_LOG_INFO("watch ingestion resumed: relisting every watched resource");
                                        }});
   int code = loop.run();
+  if (witness) witness->stop();
   stop_watchers();
   elector.stop();
   if (quarantine_recorder) quarantine_recorder->stop();

@@ -13,6 +13,7 @@
 #include "cmd/exit_codes.hpp"
 #include "cmd/journal_access.hpp"
 #include "cmd/progress.hpp"
+#include "cmd/witness_configmap.hpp"
 #include "journal/export_records.hpp"
 #include "journal/import_records.hpp"
 #include "journal/journal.hpp"
@@ -21,6 +22,8 @@
 #include "journal/revision_lookup.hpp"
 #include "journal/signing_key.hpp"
 #include "journal/verify.hpp"
+#include "journal/witness_check.hpp"
+#include "kube/client/client_config.hpp"
 #include "kube/client/http_client.hpp"
 #include "kube/client/watched_resource.hpp"
 #include "schema/raw_object.hpp"
@@ -65,6 +68,11 @@ int run_journal_import(const JournalImportOptions& options) {
   journal::JournalOptions open_options;
   open_options.dir = options.journal_dir;
   open_options.on_corruption = journal::CorruptionPolicy::kFail;
+  if (!options.signing_key_file.empty()) {
+    auto key = journal::SigningKey::load(options.signing_key_file);
+    if (!key.ok()) return fail_command(kCommand, "--journal-signing-key-file: " + key.message(), kExitUsage);
+    open_options.signing_key = std::make_shared<const journal::SigningKey>(std::move(key).value());
+  }
   auto j = journal::Journal::open(open_options);
   if (!j.ok()) {
     if (j.message().find("lock") != std::string::npos) {
@@ -126,6 +134,54 @@ int run_journal_export(const JournalExportOptions& options) {
   return kExitSuccess;
 }
 
+namespace {
+
+// The witness ConfigMap of `journal verify --witness|--witness-file`; `where` names it in messages.
+// An error is exit 3 (unreadable), or exit 1 when the API server says there is none.
+Result<WitnessConfigMap> read_witness(const JournalVerifyOptions& options, std::string& where, int& exit_code) {
+  exit_code = kExitJournalUnreadable;
+  std::string body;
+  if (!options.witness_file.empty()) {
+    std::ifstream in(options.witness_file, std::ios::binary);
+    if (!in) return make_error("cannot read witness file " + options.witness_file);
+    body.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    auto configmap = parse_witness_configmap(body);
+    if (!configmap.ok()) {
+      return make_error("witness file " + options.witness_file + ": " + configmap.message() +
+                        "; save it with kubectl get configmap -n NS NAME -o json");
+    }
+    where = "ConfigMap " + configmap->namespace_name + "/" + configmap->name + " (witness file " +
+            options.witness_file + ")";
+    return configmap;
+  }
+  where = "ConfigMap " + options.witness_namespace + "/" + options.witness_name;
+  auto config = kube::resolve_client_config(options.kubeconfig, kube::process_environment());
+  if (!config.ok()) return make_error("--witness: " + config.message());
+  kube::HttpOptions http;
+  http.read_timeout = std::chrono::seconds(30);
+  auto client = kube::HttpClient::create(*config, http);
+  if (!client.ok()) return make_error("--witness: " + client.message());
+  kube::Request get;
+  get.target = witness_configmap_path(options.witness_namespace, options.witness_name);
+  auto answer = (*client)->send(get);
+  if (!answer.ok()) return make_error("--witness: cannot read " + where + ": " + answer.message());
+  if (answer->status == 404) {
+    exit_code = kExitCheckFailed;
+    return make_error("witness: " + where + " does not exist on " + config->source +
+                      ", so nothing witnesses this journal (serve writes it once it exists: "
+                      "ops/kubernetes/base/journal-witness.yaml)");
+  }
+  if (!answer->ok()) {
+    return make_error("--witness: GET " + get.target + " on " + config->source + " answered " +
+                      std::to_string(answer->status) + "; reading it needs get on that ConfigMap");
+  }
+  auto configmap = parse_witness_configmap(answer->body);
+  if (!configmap.ok()) return make_error("--witness: " + where + ": " + configmap.message());
+  return configmap;
+}
+
+}  // namespace
+
 int run_journal_verify(const JournalVerifyOptions& options) {
   constexpr std::string_view kCommand = "journal verify";
   TerminalProgress progress("verifying", 0);
@@ -133,11 +189,21 @@ int run_journal_verify(const JournalVerifyOptions& options) {
   std::optional<journal::VerifyingKey> key;
   if (!options.public_key_file.empty()) {
     auto loaded = journal::VerifyingKey::load(options.public_key_file);
-    if (!loaded.ok()) return fail_command(kCommand, loaded.message(), kExitUsage);
+    if (!loaded.ok()) return fail_command(kCommand, "--public-key: " + loaded.message(), kExitUsage);
     key = std::move(loaded).value();
   }
   const journal::VerifyingKey* public_key = key ? &*key : nullptr;
+  // Read before the journal is opened: a journal being written is then never behind its witness.
+  std::optional<WitnessConfigMap> witness;
+  std::string witness_where;
+  if (options.witness || !options.witness_file.empty()) {
+    int exit_code = kExitJournalUnreadable;
+    auto read = read_witness(options, witness_where, exit_code);
+    if (!read.ok()) return fail_command(kCommand, read.message(), exit_code);
+    witness = std::move(read).value();
+  }
   journal::VerifyReport report;
+  std::unique_ptr<journal::JournalReader> reader;
   if (options.source.kind == JournalSource::Kind::export_file) {
     if (options.source.path == "-") {
       report = journal::verify_export(std::cin, on_progress, public_key);
@@ -149,7 +215,7 @@ int run_journal_verify(const JournalVerifyOptions& options) {
       report = journal::verify_export(in, on_progress, public_key);
     }
   } else {
-    auto reader = open_journal_for_reading(kCommand, options.source.path);
+    reader = open_journal_for_reading(kCommand, options.source.path);
     if (!reader) return kExitJournalUnreadable;
     auto verified =
         journal::verify_journal(*reader, std::filesystem::path(options.source.path) / "HEAD", on_progress, public_key);
@@ -158,7 +224,22 @@ int run_journal_verify(const JournalVerifyOptions& options) {
   }
   const std::string line = journal::render_verify_report(report);
   if (report.broken) return fail_command(kCommand, line, kExitCheckFailed);
+  std::string witness_line;
+  if (witness) {
+    const journal::WitnessReport checked = journal::check_witness(*reader, witness->data, witness_where, public_key);
+    witness_line = journal::render_witness_report(checked);
+    if (checked.disagreement) return fail_command(kCommand, witness_line, kExitCheckFailed);
+  }
+  if (const uint64_t uncovered = journal::records_after_signature(report); uncovered > 0) {
+    std::fprintf(stderr,
+                 "koordq journal verify: warning: %llu records (seq %llu..%llu) are not covered by a signature: "
+                 "written since HEAD was last signed (by a serve writing now, or one that stopped before signing "
+                 "HEAD, whose next start signs them), or appended by someone without the key\n",
+                 static_cast<unsigned long long>(uncovered), static_cast<unsigned long long>(report.signed_seq + 1),
+                 static_cast<unsigned long long>(report.last_seq));
+  }
   std::printf("%s\n", line.c_str());
+  if (!witness_line.empty()) std::printf("%s\n", witness_line.c_str());
   return kExitSuccess;
 }
 
@@ -238,6 +319,7 @@ int run_journal_checkpoint(const JournalCheckpointOptions& options) {
   journal::JournalOptions open_options;
   open_options.dir = options.journal_dir;
   open_options.on_corruption = journal::CorruptionPolicy::kFail;
+  open_options.appends = false;  // a copy: a signed journal keeps HEAD's signature without the key
   auto j = journal::Journal::open(open_options);
   if (!j.ok()) {
     if (j.message().find("lock") != std::string::npos) return checkpoint_through_serve(kCommand, options);

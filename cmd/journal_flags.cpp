@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "base/object_name.hpp"
 #include "cmd/flag_reader.hpp"
 #include "cmd/usage_error.hpp"
 
@@ -54,9 +55,9 @@ const CommandSpec& journal_import_command_spec() {
           "\"ADDED|MODIFIED|DELETED|BOOKMARK\", \"object\": {...}} with an optional \"time\" (RFC3339) used as the "
           "record's time. Objects other than QueueUnits, Queues and ElasticQuotas are skipped with a warning. The "
           "journal directory is created when missing. Prints `imported <n> records (seq <a>..<b>)`.",
-      .usage = {"koordq journal import [--journal-dir DIR] FILE|-"},
+      .usage = {"koordq journal import [--journal-dir DIR] [--journal-signing-key-file FILE] FILE|-"},
       .arguments = {{"FILE|-", "the watch stream to import; - reads stdin"}},
-      .flag_groups = {{"Flags", {kJournalDirFlag}}},
+      .flag_groups = {{"Flags", {kJournalDirFlag, kSigningKeyFileFlag}}},
       .subcommands = {},
       .sections = {},
       .exit_codes =
@@ -115,20 +116,42 @@ const CommandSpec& journal_verify_command_spec() {
           "exactly the rendering of its record and that the export ends with a trailer that names exactly the "
           "records before it. With --public-key, HEAD, the retention cut and the export trailer must carry the "
           "signature of that key, which catches a rewritten HEAD and a re-chained or forged export. Prints `ok: <n> "
-          "records, seq <a>..<b>, head <hash>` (and `, signed by key <id> up to seq <s>`), or one line naming the "
-          "first bad seq and what is wrong there.",
-      .usage = {"koordq journal verify [--journal-dir DIR | --export FILE] [--public-key FILE]"},
+          "records, seq <a>..<b>, head <hash>` (and `, signed by key <id> up to seq <s>`, with the number of "
+          "records after seq <s> that no signature covers yet, also named in a warning on stderr), or one line "
+          "naming the first bad seq and what is wrong there. With --witness (through the API server) or "
+          "--witness-file, the journal is also checked against its external witness, the ConfigMap where the "
+          "leader records its head every --journal-witness-period: a journal cut below a witnessed seq, with "
+          "another hash at a witnessed seq, not witnessed at all (another UUID) or, with --public-key, a witness "
+          "entry not signed by the key is exit 1; a second line then says up to which seq the witness agrees.",
+      .usage = {"koordq journal verify [--journal-dir DIR | --export FILE] [--public-key FILE]",
+                "koordq journal verify [--journal-dir DIR] [--public-key FILE] --witness [--witness-configmap "
+                "NS/NAME] [--kubeconfig FILE]",
+                "koordq journal verify [--journal-dir DIR] [--public-key FILE] --witness-file FILE"},
       .arguments = {},
       .flag_groups = {{"Flags",
                        {kJournalDirFlag,
                         kExportFlag,
                         {"--public-key", "", "FILE", "",
-                         "the Ed25519 public key (PEM) from journal keygen; signatures are required and checked"}}}},
+                         "the Ed25519 public key (PEM) from journal keygen; signatures are required and checked"},
+                        {"--witness", "", "", "false",
+                         "check the journal against its witness ConfigMap, read through the API server"},
+                        {"--witness-configmap", "", "NS/NAME", "koord-queue/koordq-journal-witness",
+                         "the witness ConfigMap (serve's --journal-witness-configmap in its "
+                         "--leader-election-namespace)"},
+                        {"--kubeconfig", "", "FILE", "",
+                         "kubeconfig for --witness; default: KUBECONFIG, else the in-cluster service account"},
+                        {"--witness-file", "", "FILE", "",
+                         "check against the witness ConfigMap saved as `kubectl get configmap -o json` prints it"}}}},
       .subcommands = {},
       .sections = {},
-      .exit_codes = offline_exit_codes(
-          "1  tampering, a broken chain, a missing HEAD or trailer, or a missing or foreign signature (the first bad "
-          "seq is named)"),
+      .exit_codes =
+          {
+              "0  success",
+              "1  tampering, a broken chain, a missing HEAD or trailer, a missing or foreign signature (the first bad "
+              "seq is named), or a journal that disagrees with its witness (or has none)",
+              "2  usage error: unknown command or flag, invalid value, a key file that holds no Ed25519 key",
+              "3  the journal, export or witness is unreadable (or the API server cannot be reached)",
+          },
   };
   return spec;
 }
@@ -227,6 +250,7 @@ Result<JournalImportOptions> read_journal_import_options(const ParsedFlags& flag
   o.input = flags.positionals().front();
   FlagReader reader(kCommand, flags);
   reader.non_empty_text(kJournalDirFlag.name, o.journal_dir);
+  reader.non_empty_text(kSigningKeyFileFlag.name, o.signing_key_file);
   if (!reader.ok()) return reader.error();
   return o;
 }
@@ -253,7 +277,33 @@ Result<JournalVerifyOptions> read_journal_verify_options(const ParsedFlags& flag
   FlagReader reader(kCommand, flags);
   read_journal_source(reader, o.source);
   reader.non_empty_text("--public-key", o.public_key_file);
+  reader.boolean("--witness", o.witness);
+  reader.non_empty_text("--witness-file", o.witness_file);
+  reader.non_empty_text("--kubeconfig", o.kubeconfig);
+  std::string configmap = o.witness_namespace + "/" + o.witness_name;
+  reader.non_empty_text("--witness-configmap", configmap);
   if (!reader.ok()) return reader.error();
+  const auto slash = configmap.find('/');
+  if (slash == std::string::npos || !base::is_namespace_name(configmap.substr(0, slash)) ||
+      !base::is_object_name(configmap.substr(slash + 1))) {
+    return invalid_value(kCommand, "--witness-configmap", configmap, "must be NAMESPACE/NAME of a ConfigMap");
+  }
+  o.witness_namespace = configmap.substr(0, slash);
+  o.witness_name = configmap.substr(slash + 1);
+  const bool checks_witness = o.witness || !o.witness_file.empty();
+  if (o.witness && !o.witness_file.empty()) {
+    return usage_error(kCommand,
+                       "--witness reads the witness through the API server and --witness-file from a "
+                       "file: pass one of them");
+  }
+  if (checks_witness && o.source.kind == JournalSource::Kind::export_file) {
+    return usage_error(kCommand,
+                       "the witness is checked against a journal directory, not an export: pass "
+                       "--journal-dir instead of --export");
+  }
+  for (std::string_view flag : {"--witness-configmap", "--kubeconfig"}) {
+    if (flags.given(flag) && !o.witness) return usage_error(kCommand, std::string(flag) + " requires --witness");
+  }
   return o;
 }
 

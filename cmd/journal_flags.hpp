@@ -16,6 +16,7 @@ namespace koordq::cmd {
 struct JournalImportOptions {
   std::string journal_dir{kDefaultJournalDir};  // created when missing
   std::string input;                            // a file, or `-` for stdin
+  std::string signing_key_file;                 // required by a journal that is signed
 };
 
 enum class ExportFormat { ndjson, audit };
@@ -32,6 +33,13 @@ struct JournalExportOptions {
 struct JournalVerifyOptions {
   JournalSource source;
   std::string public_key_file;  // HEAD, the retention cut or the trailer must carry its signature
+  // The external witness (behaviour.md §24.5): read through the API server (--witness) or from a
+  // file holding the ConfigMap as `kubectl get -o json` prints it (--witness-file).
+  bool witness = false;
+  std::string witness_file;
+  std::string witness_namespace = "koord-queue";
+  std::string witness_name = "koordq-journal-witness";
+  std::string kubeconfig;  // empty: KUBECONFIG, else in-cluster
 };
 
 struct JournalKeygenOptions {

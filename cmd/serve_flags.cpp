@@ -1,8 +1,11 @@
 #include "cmd/serve_flags.hpp"
 
+#include "base/go_duration.hpp"
+#include "base/object_name.hpp"
 #include "cmd/command_names.hpp"
 #include "cmd/flag_reader.hpp"
 #include "cmd/usage_error.hpp"
+#include "journal/signing_key.hpp"
 
 namespace koordq::cmd {
 namespace {
@@ -184,6 +187,23 @@ void read_journal_flags(FlagReader& reader, ServeOptions& o) {
   reader.choice("--journal-on-corruption", o.journal_on_corruption,
                 {{"quarantine", CorruptionPolicy::quarantine}, {"fail", CorruptionPolicy::fail}});
   reader.text("--journal-signing-key-file", o.journal_signing_key_file);
+  if (reader.ok() && !o.journal_signing_key_file.empty()) {
+    // A key that cannot be used fails here, with the flag, not later as a journal that cannot open.
+    if (auto key = journal::SigningKey::load(o.journal_signing_key_file); !key.ok()) {
+      reader.reject("--journal-signing-key-file", o.journal_signing_key_file, key.message());
+    }
+  }
+  reader.text("--journal-witness-configmap", o.journal_witness_configmap);
+  if (reader.ok() && !o.journal_witness_configmap.empty() && !base::is_object_name(o.journal_witness_configmap)) {
+    reader.reject("--journal-witness-configmap", o.journal_witness_configmap,
+                  "must be a ConfigMap name (lowercase letters, digits, '-' and '.'), or \"\" for no witness");
+  }
+  reader.duration("--journal-witness-period", o.journal_witness_period_ns, DurationBound::positive);
+  if (reader.ok() && o.journal_witness_period_ns < base::kSecond) {
+    reader.reject("--journal-witness-period", base::format_go_duration(o.journal_witness_period_ns),
+                  "must be a Go duration of at least 1s");
+  }
+  reader.integer("--journal-witness-history", o.journal_witness_history, 1, 1000);
   reader.duration("--tick-min-interval", o.tick_min_interval_ns, DurationBound::non_negative);
   reader.text("--journal-checkpoint-root", o.journal_checkpoint_root);
 }
@@ -353,6 +373,13 @@ const CommandSpec& serve_command_spec() {
                    {"--journal-signing-key-file", "", "FILE", "",
                     "Ed25519 private key (PEM, mode 0600, from koordq journal keygen) that signs HEAD and the "
                     "retention cut; a HEAD signed otherwise is corruption. Keep it outside the journal directory"},
+                   {"--journal-witness-configmap", "", "NAME", "koordq-journal-witness",
+                    "ConfigMap in --leader-election-namespace where the leader witnesses its journal's head (seq, "
+                    "hash, time; signed with the key); created by the manifests, never by koordq; \"\" turns the "
+                    "witness off"},
+                   {"--journal-witness-period", "", "DURATION", "1m",
+                    "Go duration (>= 1s) between two witness entries while the head moves"},
+                   {"--journal-witness-history", "", "N", "60", "witness entries kept per journal (1..1000)"},
                    {"--tick-min-interval", "", "DURATION", "10ms", "Go duration; least time between two tick records"},
                    {"--journal-checkpoint-root", "", "DIR", "\"\"",
                     "the only directory the debug API's checkpoint endpoint writes under; empty: "

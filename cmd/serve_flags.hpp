@@ -91,6 +91,10 @@ struct ServeOptions {
   CorruptionPolicy journal_on_corruption = CorruptionPolicy::quarantine;
   std::string journal_checkpoint_root;   // empty: <journal_dir>/checkpoints
   std::string journal_signing_key_file;  // empty: HEAD and the retention cut are not signed
+  // The external witness (behaviour.md §24.5): a ConfigMap in --leader-election-namespace; empty: none.
+  std::string journal_witness_configmap = "koordq-journal-witness";
+  int64_t journal_witness_period_ns = 60 * base::kSecond;
+  int64_t journal_witness_history = 60;
   int64_t tick_min_interval_ns = 10 * base::kMillisecond;
 
   // Simulator

@@ -141,6 +141,12 @@ Result<OpenedServeJournal> open_serve_journal(const ServeOptions& options, const
     KQ_LOG_ERROR("journal corrupt at seq {}: moved to {}, new journal started ({})", q->first_bad_seq,
                  q->moved_to.string(), q->reason);
   }
+  if ((*journal)->open_report().first_signed) {
+    KQ_LOG_INFO(
+        "journal {} is signed from now on by key {}: a start that finds HEAD unsigned refuses it as "
+        "rewritten, and a start without the key refuses the journal",
+        (*journal)->dir().string(), (*journal)->signing_key()->key_id());
+  }
   // Before the first object is redacted: the watchers start after this.
   auto redaction_key = journal::load_or_create_redaction_key((*journal)->dir());
   if (!redaction_key.ok()) {

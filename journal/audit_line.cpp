@@ -4,6 +4,7 @@
 
 #include "base/rfc3339.hpp"
 #include "journal/export_line.hpp"
+#include "journal/signed_statements.hpp"
 
 namespace koordq::journal {
 namespace {
@@ -122,6 +123,27 @@ std::string render_audit_line(const StoredRecord& r, std::string_view journal_uu
   append_member(out, "koordq.io/hash", to_hex(r.hash()));
   out.append("},\"requestObject\":").append(render_body_json(r));
   out.push_back('}');
+  return out;
+}
+
+std::string render_audit_trailer(const ExportTrailer& t, int64_t time_nanos) {
+  const std::string time = base::format_rfc3339_millis(time_nanos);
+  std::string out = "{";
+  append_member(out, "kind", "Event", true);
+  append_member(out, "apiVersion", "audit.k8s.io/v1");
+  append_member(out, "level", "Metadata");
+  append_member(out, "auditID", audit_id(t.journal_uuid + ":export-trailer", t.last_seq));
+  append_member(out, "stage", "ResponseComplete");
+  append_member(out, "requestURI", "/koordq/journal/" + t.journal_uuid + "/export-trailer");
+  append_member(out, "verb", "export-trailer");
+  out.append(",\"user\":{\"username\":\"koordq\"}");
+  append_member(out, "requestReceivedTimestamp", time);
+  append_member(out, "stageTimestamp", time);
+  out.append(",\"annotations\":{");
+  append_member(out, "koordq.io/journal", t.journal_uuid, true);
+  append_member(out, "koordq.io/trailer", render_export_trailer_object(t));
+  if (t.signature) append_member(out, "koordq.io/signature", render_signature(*t.signature));
+  out.append("}}");
   return out;
 }
 

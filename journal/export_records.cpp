@@ -13,6 +13,7 @@ Result<uint64_t> export_records(JournalReader& reader, ExportFormat format, Expo
   auto uuid = reader.uuid();
   if (!uuid.ok()) return uuid.error();
   uint64_t written = 0;
+  int64_t last_time = 0;
   ExportTrailer trailer;
   trailer.journal_uuid = *uuid;
   auto cursor = reader.cursor(std::max<uint64_t>(range.from_seq, reader.first_seq()), range.to_seq);
@@ -30,13 +31,13 @@ Result<uint64_t> export_records(JournalReader& reader, ExportFormat format, Expo
     }
     trailer.last_seq = r.seq();
     trailer.head = r.hash();
+    last_time = r.time();
     if (progress && written % 16384 == 0) progress(r.seq(), written);
   }
-  if (format == ExportFormat::kNdjson) {
-    trailer.records = written;
-    if (key != nullptr) sign_export_trailer(trailer, *key);
-    out << render_export_trailer(trailer) << '\n';
-  }
+  trailer.records = written;
+  if (key != nullptr) sign_export_trailer(trailer, *key);
+  out << (format == ExportFormat::kNdjson ? render_export_trailer(trailer) : render_audit_trailer(trailer, last_time))
+      << '\n';
   out.flush();
   if (!out) return make_error("cannot write the export: output failed");
   return written;

@@ -20,7 +20,8 @@ struct ExportRange {
 };
 
 // Returns the number of records written; `progress(seq, written)` is called now and then. An
-// NDJSON export ends with its trailer (export_trailer.hpp), signed with `key` when given.
+// NDJSON export ends with its trailer (export_trailer.hpp), an audit export with the same trailer
+// in an Event (audit_line.hpp); signed with `key` when given.
 Result<uint64_t> export_records(JournalReader& reader, ExportFormat format, ExportRange range, std::ostream& out,
                                 const std::function<void(uint64_t, uint64_t)>& progress = {},
                                 const SigningKey* key = nullptr);

@@ -151,6 +151,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
       batch.Put(j->store_->meta(), kMetaUuid, j->uuid_);
       batch.Put(j->store_->meta(), kMetaSchema, std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));
       batch.Put(j->store_->meta(), kMetaUnitIndexFrom, "1");
+      if (j->signing_key_) batch.Put(j->store_->meta(), kMetaSigningKey, j->signing_key_->key_id());
       if (auto s = j->store_->write(batch, true); !s.ok()) return s.error();
       j->report_.created = true;
       head = ChainHead{0, genesis_hash(j->uuid_)};
@@ -223,13 +224,41 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
                                                 std::to_string(head.seq) +
                                                 ": HEAD was deleted, and the records after it may have been cut"};
     }
-    if (!corruption && head_file.ok() && head_file->has_value() && head_signature && j->signing_key_) {
+    auto signed_by = j->reader_->meta(kMetaSigningKey);
+    if (!signed_by.ok()) return signed_by.error();
+    // Whether the journal has been signed: the key its first signed open recorded, else (signed before
+    // that record existed) a signed HEAD or retention cut.
+    std::optional<std::string> signed_before = *signed_by;
+    if (!signed_before && head_signature) signed_before = head_signature->key_id;
+    if (!signed_before) {
+      auto cut = j->reader_->meta(kMetaRetentionCut);
+      if (cut.ok() && cut->has_value()) {
+        if (auto parsed = parse_retention_cut(**cut); parsed && parsed->signature)
+          signed_before = parsed->signature->key_id;
+      }
+    }
+    if (!j->signing_key_ && signed_before && options.appends) {
+      return make_error("journal " + options.dir.string() + " is signed (by key " + *signed_before +
+                        "): pass its --journal-signing-key-file; a signed journal is never written unsigned, so "
+                        "that an unsigned HEAD stays evidence of tampering");
+    }
+    if (!corruption && head_file.ok() && head_file->has_value() && j->signing_key_) {
       const ChainHead& h = **head_file;
-      if (!j->signing_key_->verifying_key().verifies(head_statement(j->uuid_, h.seq, h.hash), *head_signature)) {
+      if (!head_signature && signed_before) {
+        corruption = ChainBreak{h.seq, "HEAD (seq " + std::to_string(h.seq) +
+                                           ") is not signed, but the journal is signed by key " + *signed_before +
+                                           ": HEAD was rewritten"};
+      } else if (head_signature &&
+                 !j->signing_key_->verifying_key().verifies(head_statement(j->uuid_, h.seq, h.hash), *head_signature)) {
         corruption = ChainBreak{h.seq, "HEAD (seq " + std::to_string(h.seq) + ") is not signed by key " +
                                            j->signing_key_->key_id() + " (its signature names key " +
                                            head_signature->key_id + "): HEAD was rewritten"};
       }
+    }
+    if (!corruption && j->signing_key_ && !signed_by->has_value()) {
+      // Signed from now on (an older journal switching to a key, or one signed before the marker).
+      if (auto put = j->put_meta(kMetaSigningKey, j->signing_key_->key_id()); !put.ok()) return put.error();
+      j->report_.first_signed = !signed_before.has_value();
     }
     if (!corruption && damage) corruption = ChainBreak{head.seq + 1, *damage};
   }
@@ -276,6 +305,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
       return key->sign(head_statement(uuid, h.seq, h.hash));
     };
   }
+  j->opened_head_ = head;
   j->writer_ =
       std::make_unique<GroupCommitWriter>(*j->store_, head, head_time, clock, writer_options, head_path(options.dir));
   return j;
@@ -291,7 +321,7 @@ Journal::~Journal() {
     if (last == 0 || !rec.ok() || !rec->has_value()) return ChainHead{};
     return ChainHead{last, (*rec)->hash()};
   }();
-  if (head.seq > 0) {
+  if (head.seq > 0 && head != opened_head_) {
     put_meta(kMetaVerified, verified_value(head)).ok();
     write_head(head_path(dir_), head).ok();
   }
@@ -353,7 +383,14 @@ Result<uint64_t> Journal::checkpoint(const fs::path& target) {
   s = cp->CreateCheckpoint(db_path(target).string(), /*log_size_for_flush=*/0);
   if (!s.ok()) return rocks_error("cannot checkpoint into " + target.string(), s);
   if (head.seq > 0) {
-    if (auto w = write_head(head_path(target), head); !w.ok()) return w.error();
+    // Without the key (an offline checkpoint), HEAD's own signature goes with it when it names the head.
+    std::optional<Signature> signature = sign_head(head);
+    if (!signature) {
+      std::optional<Signature> current;
+      auto on_disk = read_head_file(head_path(dir_), &current);
+      if (on_disk.ok() && on_disk->has_value() && **on_disk == head) signature = current;
+    }
+    if (auto w = write_head_file(head_path(target), head, signature); !w.ok()) return w.error();
   }
   return head.seq;
 }

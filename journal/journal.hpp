@@ -36,7 +36,13 @@ struct JournalOptions {
   // --journal-signing-key-file: signs HEAD, the retention cut and snapshot anchors; a HEAD signed
   // by another key, or whose signature does not verify, is corruption.
   std::shared_ptr<const SigningKey> signing_key;
+  // Whether this open may append (serve, journal import). A journal that has been signed (meta
+  // `signing_key`) is never appended to without a key: an unsigned HEAD stays evidence of tampering.
+  bool appends = true;
 };
+
+// The id of the key that first signed the journal: once there, HEAD must always be signed.
+inline constexpr char kMetaSigningKey[] = "signing_key";
 
 struct QuarantineReport {
   std::filesystem::path moved_to;
@@ -50,6 +56,7 @@ struct OpenReport {
   bool created = false;
   uint64_t verified_records = 0;   // records whose chain was checked on open
   uint64_t truncated_records = 0;  // torn, never-acknowledged tail dropped
+  bool first_signed = false;       // a journal never signed before is signed from this open on
   std::optional<QuarantineReport> quarantined;
 };
 
@@ -81,6 +88,7 @@ class Journal {
   Status write_head(const std::filesystem::path& path, const ChainHead& head) const;
   std::optional<Signature> sign_head(const ChainHead& head) const;
   std::filesystem::path dir_;
+  ChainHead opened_head_;  // HEAD is rewritten on close only when records were appended
   std::shared_ptr<const SigningKey> signing_key_;
   std::string uuid_;
   OpenReport report_;

@@ -34,7 +34,10 @@ std::string key_id_of(EVP_PKEY* key) {
 
 Result<EVP_PKEY*> read_pem(const fs::path& file, bool private_key) {
   std::FILE* f = std::fopen(file.c_str(), "r");
-  if (f == nullptr) return make_error("cannot read key file " + file.string() + ": " + std::strerror(errno));
+  if (f == nullptr) {
+    return make_error("cannot read key file " + file.string() + ": " + std::strerror(errno) + "; name the " +
+                      (private_key ? "--private-key" : "--public-key") + " file that `koordq journal keygen` wrote");
+  }
   EVP_PKEY* key =
       private_key ? PEM_read_PrivateKey(f, nullptr, nullptr, nullptr) : PEM_read_PUBKEY(f, nullptr, nullptr, nullptr);
   std::fclose(f);

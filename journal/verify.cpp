@@ -2,6 +2,7 @@
 
 #include <kj/exception.h>
 
+#include "journal/audit_line.hpp"
 #include "journal/export_line.hpp"
 #include "journal/head_file.hpp"
 #include "journal/retention_cut.hpp"
@@ -140,6 +141,11 @@ Result<std::optional<StoredRecord>> ExportLineChecker::add(const std::string& li
     trailer_ = std::move(trailer).value();
     return Out{};
   }
+  if (line.starts_with(kAuditLineStart)) {
+    return fail(ChainBreak{expected, where() + " is an audit.k8s.io/v1 Event: journal verify --export checks an "
+                                               "NDJSON export (journal export --format ndjson), whose lines are the "
+                                               "records themselves"});
+  }
   uint64_t claimed = 0;
   auto record = parse_export_line(line, &claimed);
   const uint64_t named = expected ? expected : claimed;
@@ -243,6 +249,11 @@ VerifyReport verify_export(std::istream& in, const Progress& progress, const Ver
   return checker.report();
 }
 
+uint64_t records_after_signature(const VerifyReport& r) {
+  if (r.broken || r.signed_by.empty() || r.last_seq <= r.signed_seq) return 0;
+  return r.last_seq - r.signed_seq;
+}
+
 std::string render_verify_report(const VerifyReport& r) {
   if (r.broken) {
     // Reasons name the seq themselves ("seq 7: …"); say it once, up front.
@@ -251,8 +262,12 @@ std::string render_verify_report(const VerifyReport& r) {
     if (const auto at = reason.find(own); at != std::string::npos) reason.erase(at, own.size());
     return "broken at seq " + std::to_string(r.broken->seq) + ": " + reason;
   }
-  const std::string signed_by =
+  std::string signed_by =
       r.signed_by.empty() ? "" : ", signed by key " + r.signed_by + " up to seq " + std::to_string(r.signed_seq);
+  if (const uint64_t uncovered = records_after_signature(r); uncovered > 0) {
+    signed_by += " (" + std::to_string(uncovered) + (uncovered == 1 ? " record" : " records") +
+                 " after it not covered by a signature)";
+  }
   if (r.records == 0) return "ok: 0 records" + signed_by;
   return "ok: " + std::to_string(r.records) + " records, seq " + std::to_string(r.first_seq) + ".." +
          std::to_string(r.last_seq) + ", head " + to_hex(r.head) + signed_by;

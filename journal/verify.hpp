@@ -66,6 +66,10 @@ class ExportLineChecker {
   std::optional<ChainBreak> broken_;
 };
 
+// With a public key: the records after the last signed seq, which no signature covers (behaviour.md
+// §24.4: reported, exit 0; a serve writing now signs HEAD just after each durable group).
+uint64_t records_after_signature(const VerifyReport& report);
+
 // `ok: <n> records, seq <a>..<b>, head <hash>`, or the line naming the first bad seq.
 std::string render_verify_report(const VerifyReport& report);
 

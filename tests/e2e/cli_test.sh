@@ -75,7 +75,8 @@ serve_flags=(
   --leader-elect --leaderElection --leader-election-id --leader-election-namespace --leader-elect-lease-duration
   --leader-elect-renew-deadline --leader-elect-retry-period --legacy-lease-guard --journal-dir
   --journal-max-batch-delay --journal-retention --journal-max-size --snapshot-every --snapshot-retention
-  --journal-raw-objects --journal-on-corruption --journal-signing-key-file --tick-min-interval --journal-checkpoint-root --simulate --scenario --seed --simulate-speed
+  --journal-raw-objects --journal-on-corruption --journal-signing-key-file --journal-witness-configmap
+  --journal-witness-period --journal-witness-history --tick-min-interval --journal-checkpoint-root --simulate --scenario --seed --simulate-speed
   --simulate-clock --simulate-duration "--v "
   --config --strictDequeueMode --queue-list --default-queue-policy --defaultPreemptible --enableParentLimit
   --feature-gates --admissionCheckControllerWorker
@@ -93,7 +94,8 @@ expect_help replay -- --journal-dir --export --to --verify --what-if -o oversell
 expect_help journal -- import export verify stat checkpoint
 expect_help journal import -- --journal-dir "FILE|-" "Exit codes"
 expect_help journal export -- --journal-dir --format --from --to "FILE|-" "Exit codes"
-expect_help journal verify -- --journal-dir --export "Exit codes"
+expect_help journal verify -- --journal-dir --export --public-key --witness --witness-configmap --kubeconfig \
+  --witness-file "Exit codes"
 expect_help journal stat -- --journal-dir -o "Exit codes"
 expect_help journal checkpoint -- --journal-dir DIR "Exit codes"
 expect_help version -- "koordq version"

@@ -2,7 +2,8 @@
 # koordq serve as its ServiceAccount on a real kube-apiserver that authorizes with RBAC, bound by
 # exactly the rules of ops/kubernetes/base (behaviour.md §2.1): it lists and watches, elects itself on
 # its Lease past the legacy guard, labels its own Pod, creates the auto Queue, admits a unit, records
-# Events and reads the front-proxy ConfigMap for the visibility API, and no request is Forbidden.
+# Events, reads the front-proxy ConfigMap for the visibility API and witnesses its journal in the
+# shipped witness ConfigMap, and no request is Forbidden.
 # Its credentials are the ServiceAccount's own tokens from the TokenRequest API (the control plane
 # runs no token controller): first in a kubeconfig, then as a pod mounts them, through the in-cluster
 # configuration (KUBERNETES_SERVICE_HOST/PORT and /var/run/secrets/kubernetes.io/serviceaccount,
@@ -18,8 +19,8 @@ export KOORDQ_APISERVER_AUTHORIZATION=RBAC
 # shellcheck source=tests/e2e/cluster_lib.sh
 . "$(dirname "$0")/cluster_lib.sh"
 
-check "the ServiceAccount and its RBAC apply" k apply -f "$repo/ops/kubernetes/base/serviceaccount.yaml" \
-  -f "$repo/ops/kubernetes/base/rbac.yaml"
+check "the ServiceAccount, its RBAC and the witness ConfigMap apply" k apply -f "$repo/ops/kubernetes/base/serviceaccount.yaml" \
+  -f "$repo/ops/kubernetes/base/rbac.yaml" -f "$repo/ops/kubernetes/base/journal-witness.yaml"
 k apply -f - >/dev/null <<'YAML'
 apiVersion: v1
 kind: Pod
@@ -82,6 +83,8 @@ check "the queueItemDetails write is allowed" eventually 20 sh -c \
 kill -TERM "$serve_pid"
 wait "$serve_pid"
 check "SIGTERM: exit 0" test $? = 0
+check "the leader witnessed its journal in the ConfigMap" test -n \
+  "$(k get configmap -n koord-queue koordq-journal-witness -o jsonpath='{.data}')"
 check "SIGTERM removes the Pod label" test -z \
   "$(k get pod -n koord-queue koordq-0 -o jsonpath='{.metadata.labels.koord-queue-leader}')"
 check "SIGTERM releases the Lease" test -z "$(k get lease -n koord-queue koordq -o jsonpath='{.spec.holderIdentity}')"

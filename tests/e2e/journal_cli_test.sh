@@ -60,7 +60,9 @@ check "… with the message of the visibility API" grep -q "revision 9 is newer 
 
 run journal export --journal-dir "$j" --format audit
 check "audit export is audit.k8s.io/v1 events" jq_true -s \
-  'length == 3 and all(.apiVersion == "audit.k8s.io/v1" and .kind == "Event" and .annotations["koordq.io/seq"] != null)' "$out"
+  'length == 4 and all(.apiVersion == "audit.k8s.io/v1" and .kind == "Event") and (.[:3] | all(.annotations["koordq.io/seq"] != null))' "$out"
+check "… ending with the export's trailer in an Event" jq_true -s \
+  '.[3].verb == "export-trailer" and (.[3].annotations["koordq.io/trailer"] | fromjson | .lastSeq == 3 and .records == 3)' "$out"
 
 run journal checkpoint --journal-dir "$j" "$scratch/copy"
 check "checkpoint reports the seq it copied" test "$code" -eq 0 -a "$(cat "$out")" = "checkpoint of seq 3 written to $scratch/copy"

@@ -193,7 +193,7 @@ echo "kubectl versions: $(for k in "${kubectls[@]}"; do "$k" version --client -o
 for d in yaml.safe_load_all(open(sys.argv[1])):
     print(json.dumps(d))' "$(render overlays/visibility)" >"$scratch/objects.json"
 kinds() { jq -r '.kind' "$scratch/objects.json" | sort | uniq -c | awk '{print $2 "=" $1}' | tr '\n' ' '; }
-check "kinds of the visibility overlay" test "$(kinds)" = "APIService=1 ClusterRole=1 ClusterRoleBinding=1 CustomResourceDefinition=2 Namespace=1 Role=4 RoleBinding=5 Service=2 ServiceAccount=1 StatefulSet=1 "
+check "kinds of the visibility overlay" test "$(kinds)" = "APIService=1 ClusterRole=1 ClusterRoleBinding=1 ConfigMap=1 CustomResourceDefinition=2 Namespace=1 Role=5 RoleBinding=6 Service=2 ServiceAccount=1 StatefulSet=1 "
 # behaviour.md §2.1, exactly: binding kind, namespace, group, resource, resourceNames, verbs.
 jq -c -s '[.[] | select(.kind == "Role" or .kind == "ClusterRole") | . as $r | .rules[]
   | {role: $r.kind, ns: ($r.metadata.namespace // ""), group: .apiGroups[0], resources, names: (.resourceNames // []), verbs}]
@@ -208,6 +208,7 @@ cat >"$scratch/rules.expected" <<'EOF'
 {"role":"ClusterRole","ns":"","group":"scheduling.x-k8s.io","resources":["queueunits/status"],"names":[],"verbs":["patch"]}
 {"role":"Role","ns":"default","group":"coordination.k8s.io","resources":["leases"],"names":["example-lease"],"verbs":["get"]}
 {"role":"Role","ns":"koord-queue","group":"","resources":["pods"],"names":[],"verbs":["get","patch"]}
+{"role":"Role","ns":"koord-queue","group":"","resources":["configmaps"],"names":["koordq-journal-witness"],"verbs":["get","patch"]}
 {"role":"Role","ns":"koord-queue","group":"coordination.k8s.io","resources":["leases"],"names":[],"verbs":["get","create","update"]}
 {"role":"Role","ns":"koord-queue","group":"scheduling.x-k8s.io","resources":["queues"],"names":[],"verbs":["get","list","watch","create","patch","delete"]}
 {"role":"Role","ns":"koord-queue","group":"scheduling.x-k8s.io","resources":["queues/status"],"names":[],"verbs":["patch"]}
@@ -216,7 +217,7 @@ check "the Roles carry exactly the rules of behaviour.md §2.1" test "$(jq -c '.
 check "every binding names the ServiceAccount; kube-system binds extension-apiserver-authentication-reader" jq_true -s '
   [.[] | select(.kind | endswith("Binding"))] as $b
   | ($b | all(.subjects == [{"kind": "ServiceAccount", "name": "koordq", "namespace": "koord-queue"}]))
-  and ($b | length == 6)
+  and ($b | length == 7)
   and ($b | any(.metadata.namespace == "kube-system" and .roleRef == {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "extension-apiserver-authentication-reader"}))' \
   "$scratch/objects.json"
 check "StatefulSet: 2 replicas, a journal claim per replica, downward-API env, named ports, probes, resources" jq_true -s '
@@ -314,7 +315,8 @@ allowed=(
   "create authorization.k8s.io subjectaccessreviews - - -"
   "get apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io"
   "patch apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io"
-  "get - namespaces - - kube-system")
+  "get - namespaces - - kube-system"
+  "get - configmaps - koord-queue koordq-journal-witness" "patch - configmaps - koord-queue koordq-journal-witness")
 denied=(
   "delete scheduling.x-k8s.io queueunits - default job-a" "create scheduling.x-k8s.io queueunits - default -"
   "update scheduling.x-k8s.io queueunits status default job-a" "get scheduling.sigs.k8s.io elasticquotas - default team-a"
@@ -325,7 +327,10 @@ denied=(
   "get - configmaps - kube-system other" "list - configmaps - kube-system -" "delete - events - default job-a.1"
   "patch apiregistration.k8s.io apiservices - - v1beta1.metrics.k8s.io" "list apiregistration.k8s.io apiservices - - -"
   "update apiregistration.k8s.io apiservices - - v1alpha1.visibility.koord-queue.x-k8s.io"
-  "get - namespaces - - default" "list - namespaces - - -")
+  "get - namespaces - - default" "list - namespaces - - -"
+  "create - configmaps - koord-queue -" "update - configmaps - koord-queue koordq-journal-witness"
+  "delete - configmaps - koord-queue koordq-journal-witness" "patch - configmaps - koord-queue other"
+  "list - configmaps - koord-queue -" "patch - configmaps - default koordq-journal-witness")
 # A SubjectAccessReview per row, all created by one kubectl call; status.allowed is the answer.
 reviews() { # reviews ROW...: a List of SubjectAccessReviews for the ServiceAccount
   printf '%s\n' "$@" | jq -R -s --arg sa "$sa" '{apiVersion: "v1", kind: "List", items: [split("\n")[] | select(. != "")
@@ -509,8 +514,9 @@ while read -r _ cmd rest; do
     if grep -qE -- "^ +(-[a-z], )?$flag( |,|\$)" <<<"$help"; then pass; else fail "docs/operations.md: koordq $cmd has no flag $flag"; fi
   done
 done <"$scratch/doc-commands"
-# The flags the text names on their own (`--legacy-lease-guard`, …) are serve's or journal export's.
-helps="$("$koordq" serve --help; "$koordq" journal export --help)"
+# The flags the text names on their own (`--legacy-lease-guard`, …) are serve's, journal export's or
+# journal verify's.
+helps="$("$koordq" serve --help; "$koordq" journal export --help; "$koordq" journal verify --help)"
 for flag in $(grep -o '`--[a-z-]*' "$repo/docs/operations.md" | tr -d '`' | sort -u); do
   if grep -qE -- "^ +(-[a-z], )?$flag( |,|\$)" <<<"$helps"; then pass; else fail "docs/operations.md names an unknown flag $flag"; fi
 done

@@ -16,6 +16,7 @@
 #include "journal/retention_cut.hpp"
 #include "journal/signed_statements.hpp"
 #include "journal/signing_key.hpp"
+#include "journal/witness.hpp"
 #include "tests/reliability/journal_damage.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -154,6 +155,172 @@ TEST(JournalTamper, cutting_the_tail_and_rewriting_head_is_caught_with_the_publi
   auto refused = journal::Journal::open(options);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.message().find("HEAD was rewritten"), std::string::npos) << refused.message();
+}
+
+TEST(JournalTamper, an_unsigned_head_is_refused_at_start_once_the_journal_is_signed) {
+  testing::TempDir scratch;
+  const fs::path dir = scratch / "journal";
+  const KeyPair owner = key_pair(scratch.path(), "owner");
+  const auto hashes = append_records(dir, 12, owner.key);
+  // The tail cut and HEAD written without a signature, as by someone without the key.
+  delete_log_range(dir, 10, 13);
+  ASSERT_TRUE(journal::write_head_file(dir / "HEAD", journal::ChainHead{9, hashes[8]}).ok());
+  journal::JournalOptions options;
+  options.dir = dir;
+  options.on_corruption = journal::CorruptionPolicy::kFail;
+  options.signing_key = owner.key;
+  auto refused = journal::Journal::open(options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("corrupt at seq 9: HEAD (seq 9) is not signed, but the journal is signed by key " +
+                                   owner.key->key_id() + ": HEAD was rewritten"),
+            std::string::npos)
+      << refused.message();
+}
+
+TEST(JournalTamper, a_signed_journal_is_never_written_without_its_key) {
+  testing::TempDir scratch;
+  const fs::path dir = scratch / "journal";
+  const KeyPair owner = key_pair(scratch.path(), "owner");
+  append_records(dir, 3, owner.key);
+  auto refused = open_failing(dir);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(
+      refused.message().find("is signed (by key " + owner.key->key_id() + "): pass its --journal-signing-key-file"),
+      std::string::npos)
+      << refused.message();
+  EXPECT_NE(lines_of(dir / "HEAD").size(), 1u) << "HEAD keeps its signature";
+  // A copy needs no key, and keeps HEAD's signature.
+  const Exit copied =
+      koordq(scratch.path(), {"journal", "checkpoint", "--journal-dir", dir.string(), (scratch / "copy").string()});
+  EXPECT_EQ(copied.code, 0) << (copied.err.empty() ? "" : copied.err[0]);
+  const Exit verified = koordq(scratch.path(), {"journal", "verify", "--journal-dir", (scratch / "copy").string(),
+                                                "--public-key", owner.public_pem});
+  EXPECT_EQ(verified.code, 0) << (verified.err.empty() ? "" : verified.err[0]);
+}
+
+TEST(JournalTamper, an_unsigned_journal_is_signed_from_its_first_start_with_a_key) {
+  testing::TempDir scratch;
+  const fs::path dir = scratch / "journal";
+  const KeyPair owner = key_pair(scratch.path(), "owner");
+  append_records(dir, 3);
+  append_records(dir, 2, owner.key);
+  const Exit verified =
+      koordq(scratch.path(), {"journal", "verify", "--journal-dir", dir.string(), "--public-key", owner.public_pem});
+  EXPECT_EQ(verified.code, 0) << (verified.err.empty() ? "" : verified.err[0]);
+}
+
+TEST(JournalTamper, records_after_the_signed_head_are_counted_and_warned_about) {
+  testing::TempDir scratch;
+  const fs::path dir = scratch / "journal";
+  const KeyPair owner = key_pair(scratch.path(), "owner");
+  const auto hashes = append_records(dir, 12, owner.key);
+  auto reader = journal::JournalReader::open_secondary(dir);
+  ASSERT_TRUE(reader.ok());
+  const std::string journal_uuid = *(*reader)->uuid();
+  reader->reset();
+  // HEAD lags the log, as after a crash before the HEAD thread wrote it (or records appended behind its back).
+  ASSERT_TRUE(journal::write_head_file(dir / "HEAD", journal::ChainHead{9, hashes[8]},
+                                       owner.key->sign(journal::head_statement(journal_uuid, 9, hashes[8])))
+                  .ok());
+  const Exit exit =
+      koordq(scratch.path(), {"journal", "verify", "--journal-dir", dir.string(), "--public-key", owner.public_pem});
+  EXPECT_EQ(exit.code, 0) << "reported, not refused: a serve writing now signs HEAD just after each group";
+  ASSERT_EQ(exit.out.size(), 1u);
+  EXPECT_NE(exit.out[0].find("signed by key " + owner.key->key_id() +
+                             " up to seq 9 (3 records after it not covered by a signature)"),
+            std::string::npos)
+      << exit.out[0];
+  ASSERT_EQ(exit.err.size(), 1u);
+  EXPECT_NE(exit.err[0].find("warning: 3 records (seq 10..12) are not covered by a signature"), std::string::npos)
+      << exit.err[0];
+}
+
+TEST(JournalTamper, a_key_file_that_cannot_be_used_is_named_with_its_fix) {
+  testing::TempDir scratch;
+  const std::string missing = (scratch / "missing.pem").string();
+  const Exit serve = koordq(scratch.path(), {"serve", "--journal-signing-key-file", missing});
+  EXPECT_EQ(serve.code, 2);
+  ASSERT_EQ(serve.err.size(), 1u);
+  EXPECT_NE(serve.err[0].find("koordq serve: invalid value \"" + missing +
+                              "\" for --journal-signing-key-file: "
+                              "cannot read key file " +
+                              missing +
+                              ": No such file or directory; name the "
+                              "--private-key file that `koordq journal keygen` wrote"),
+            std::string::npos)
+      << serve.err[0];
+  std::ofstream(scratch / "not-a-key.pem") << "not a key\n";
+  fs::permissions(scratch / "not-a-key.pem", fs::perms::owner_read | fs::perms::owner_write);
+  const Exit garbage =
+      koordq(scratch.path(), {"serve", "--journal-signing-key-file", (scratch / "not-a-key.pem").string()});
+  EXPECT_EQ(garbage.code, 2);
+  ASSERT_EQ(garbage.err.size(), 1u);
+  EXPECT_NE(garbage.err[0].find("holds no PEM private key; generate a pair with `koordq journal keygen`"),
+            std::string::npos)
+      << garbage.err[0];
+  const Exit verify =
+      koordq(scratch.path(), {"journal", "verify", "--journal-dir", scratch.path().string(), "--public-key", missing});
+  EXPECT_EQ(verify.code, 2);
+  ASSERT_EQ(verify.err.size(), 1u);
+  EXPECT_NE(verify.err[0].find("--public-key: cannot read key file " + missing), std::string::npos) << verify.err[0];
+}
+
+// The witness ConfigMap as `kubectl get configmap -o json` prints it, holding `witness`.
+void write_witness_file(const fs::path& file, const journal::JournalWitness& witness) {
+  std::string value;
+  for (char c : journal::render_journal_witness(witness)) {
+    if (c == '"' || c == '\\') value.push_back('\\');
+    value.push_back(c);
+  }
+  std::ofstream(file)
+      << "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"koordq-journal-witness\","
+         "\"namespace\":\"koord-queue\",\"resourceVersion\":\"7\"},\"data\":{\""
+      << witness.journal_uuid << "\":\"" << value << "\"}}\n";
+}
+
+TEST(JournalTamper, a_tail_cut_and_re_signed_with_the_key_itself_disagrees_with_the_witness) {
+  testing::TempDir scratch;
+  const fs::path dir = scratch / "journal";
+  const KeyPair owner = key_pair(scratch.path(), "owner");
+  const auto hashes = append_records(dir, 12, owner.key);
+  auto reader = journal::JournalReader::open_secondary(dir);
+  ASSERT_TRUE(reader.ok());
+  const std::string journal_uuid = *(*reader)->uuid();
+  reader->reset();
+  journal::JournalWitness witness{journal_uuid, "", {}};
+  for (uint64_t seq : {4, 8, 12}) {
+    journal::add_witness_entry(
+        witness,
+        journal::make_witness_entry(witness, seq, hashes[seq - 1],
+                                    "2026-12-06T14:0" + std::to_string(seq % 10) + ":00Z", owner.key.get()),
+        60);
+  }
+  const fs::path witness_file = scratch / "witness.json";
+  write_witness_file(witness_file, witness);
+  const Exit agrees = koordq(scratch.path(), {"journal", "verify", "--journal-dir", dir.string(), "--public-key",
+                                              owner.public_pem, "--witness-file", witness_file.string()});
+  EXPECT_EQ(agrees.code, 0) << (agrees.err.empty() ? "" : agrees.err[0]);
+  ASSERT_EQ(agrees.out.size(), 2u);
+  EXPECT_EQ(agrees.out[1], "witness: journal " + journal_uuid +
+                               " agrees with ConfigMap koord-queue/koordq-journal-witness (witness file " +
+                               witness_file.string() +
+                               ") up to seq 12 (witnessed 2026-12-06T14:02:00Z; 3 entries "
+                               "checked); every entry signed by key " +
+                               owner.key->key_id());
+
+  delete_log_range(dir, 10, 13);
+  ASSERT_TRUE(journal::write_head_file(dir / "HEAD", journal::ChainHead{9, hashes[8]},
+                                       owner.key->sign(journal::head_statement(journal_uuid, 9, hashes[8])))
+                  .ok());
+  const Exit plain =
+      koordq(scratch.path(), {"journal", "verify", "--journal-dir", dir.string(), "--public-key", owner.public_pem});
+  EXPECT_EQ(plain.code, 0) << "the key alone cannot tell: " << (plain.err.empty() ? "" : plain.err[0]);
+  expect_detected(koordq(scratch.path(), {"journal", "verify", "--journal-dir", dir.string(), "--public-key",
+                                          owner.public_pem, "--witness-file", witness_file.string()}),
+                  {"witness: the journal ends at seq 9, but ConfigMap koord-queue/koordq-journal-witness (witness "
+                   "file " +
+                       witness_file.string() + ") witnessed seq 12 with head " + journal::to_hex(hashes[11]),
+                   "the records after seq 9 were cut"});
 }
 
 TEST(JournalTamper, deleting_the_oldest_records_is_caught) {

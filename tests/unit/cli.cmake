@@ -14,4 +14,5 @@ koordq_gtest(cli_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/unanswered_writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/relist_changes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/at_render_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/journal_witness_writer_test.cpp
   LIBS koordq_cmd koordq_at_render koordq_base)

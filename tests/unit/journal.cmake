@@ -10,4 +10,5 @@ koordq_gtest(journal_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/journal_cluster_identity_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/checkpoint_root_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/redaction_key_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/journal_witness_test.cpp
   LIBS koordq_journal simdjson::simdjson)

@@ -116,7 +116,7 @@ TEST_F(JournalExport, ranges_are_inclusive_at_both_ends) {
 
 TEST_F(JournalExport, audit_lines_are_audit_events_carrying_seq_and_hash) {
   const auto lines = export_lines(ExportFormat::kAudit);
-  ASSERT_EQ(lines.size(), 6u);
+  ASSERT_EQ(lines.size(), 7u) << "6 records and the trailer";
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
   ASSERT_EQ(parser.parse(lines[2]).get(doc), simdjson::SUCCESS) << lines[2];
@@ -126,6 +126,29 @@ TEST_F(JournalExport, audit_lines_are_audit_events_carrying_seq_and_hash) {
   EXPECT_EQ(std::string_view(doc["auditID"]), audit_id(journal_->uuid(), 3));
   EXPECT_NE(audit_id(journal_->uuid(), 3), audit_id(journal_->uuid(), 4));
   EXPECT_EQ(std::string_view(doc["annotations"]["koordq.io/hash"]).size(), 64u);
+}
+
+TEST_F(JournalExport, an_audit_export_ends_with_the_trailer_of_the_ndjson_export_in_an_event) {
+  const auto audit = export_lines(ExportFormat::kAudit);
+  const auto ndjson = export_lines(ExportFormat::kNdjson);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  ASSERT_EQ(parser.parse(audit.back()).get(doc), simdjson::SUCCESS) << audit.back();
+  EXPECT_EQ(std::string_view(doc["apiVersion"]), "audit.k8s.io/v1");
+  EXPECT_EQ(std::string_view(doc["verb"]), "export-trailer");
+  const std::string trailer{std::string_view(doc["annotations"]["koordq.io/trailer"])};
+  EXPECT_EQ("{\"trailer\":" + trailer + "}", ndjson.back()) << "the same trailer object, unsigned";
+  EXPECT_NE(trailer.find("\"lastSeq\":6,"), std::string::npos) << trailer;
+  EXPECT_EQ(doc["annotations"]["koordq.io/signature"].error(), simdjson::NO_SUCH_FIELD);
+}
+
+TEST_F(JournalExport, verify_export_names_an_audit_export_as_such) {
+  const auto report = verify(export_lines(ExportFormat::kAudit));
+  ASSERT_TRUE(report.broken.has_value());
+  EXPECT_NE(report.broken->reason.find("line 1 is an audit.k8s.io/v1 Event: journal verify --export checks an NDJSON "
+                                       "export"),
+            std::string::npos)
+      << report.broken->reason;
 }
 
 TEST_F(JournalExport, stat_counts_records_by_kind) {

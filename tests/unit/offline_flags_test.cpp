@@ -357,6 +357,30 @@ TEST(JournalKeygenFlags, both_key_files_are_required_and_never_overwritten) {
             "k.pub");
 }
 
+TEST(CommandLine, journal_verify_reads_the_witness_flags) {
+  const auto through_api = parsed_options<JournalVerifyOptions>(
+      {"journal", "verify", "--witness", "--witness-configmap", "ops/witness", "--kubeconfig", "k.yaml"});
+  EXPECT_TRUE(through_api.witness);
+  EXPECT_EQ(through_api.witness_namespace, "ops");
+  EXPECT_EQ(through_api.witness_name, "witness");
+  EXPECT_EQ(through_api.kubeconfig, "k.yaml");
+  const auto defaults = parsed_options<JournalVerifyOptions>({"journal", "verify", "--witness"});
+  EXPECT_EQ(defaults.witness_namespace + "/" + defaults.witness_name, "koord-queue/koordq-journal-witness");
+  EXPECT_EQ(parsed_options<JournalVerifyOptions>({"journal", "verify", "--witness-file", "w.json"}).witness_file,
+            "w.json");
+  EXPECT_EQ(usage_error_line({"journal", "verify", "--witness", "--witness-file", "w.json"}),
+            "koordq journal verify: --witness reads the witness through the API server and --witness-file from a "
+            "file: pass one of them; see 'koordq journal verify --help'");
+  EXPECT_EQ(usage_error_line({"journal", "verify", "--export", "e.ndjson", "--witness"}),
+            "koordq journal verify: the witness is checked against a journal directory, not an export: pass "
+            "--journal-dir instead of --export; see 'koordq journal verify --help'");
+  EXPECT_EQ(usage_error_line({"journal", "verify", "--witness-configmap", "ops/witness"}),
+            "koordq journal verify: --witness-configmap requires --witness; see 'koordq journal verify --help'");
+  EXPECT_NE(usage_error_line({"journal", "verify", "--witness", "--witness-configmap", "witness"})
+                .find("invalid value \"witness\" for --witness-configmap: must be NAMESPACE/NAME of a ConfigMap"),
+            std::string::npos);
+}
+
 TEST(CommandLine, unknown_commands_and_missing_commands_are_usage_errors) {
   EXPECT_EQ(usage_error_line({}),
             "koordq: missing command: one of serve, replay, at, explain, journal, version; see 'koordq --help'");
