@@ -65,6 +65,9 @@ class HttpService {
   virtual HttpAnswer answer(const HttpRequest& request, const PeerIdentity& peer) {
     return {handle(request, peer), nullptr};
   }
+  // Whether the request is answered on the server's worker threads (HttpServerOptions::
+  // aside_threads), so that a long answer never holds up the others (the metrics listener's probes).
+  virtual bool answered_aside(const HttpRequest&) const { return false; }
 };
 
 // The TLS material new connections are accepted with; open connections keep theirs.
@@ -76,6 +79,7 @@ struct HttpServerOptions {
   uint16_t port = 0;  // 0: an ephemeral port (tests)
   size_t max_connections = 1000;
   size_t threads = 1;
+  size_t aside_threads = 0;  // worker threads for the answers HttpService::answered_aside names
   std::chrono::milliseconds header_timeout{10'000};
   std::chrono::milliseconds idle_timeout{60'000};
   size_t header_limit = 16 * 1024;
