@@ -28,29 +28,18 @@ class ReadSideTest : public ::testing::Test {
     event.object = std::move(object);
     return chain.append(*journal::make_watch_body(event, schema::RawObjectMode::kOff), now += kSec);
   }
-  std::vector<journal::StoredRecord> one(journal::StoredRecord record) {
-    std::vector<journal::StoredRecord> out;
-    out.push_back(std::move(record));
-    return out;
-  }
-  // The state a plain fold of everything appended so far reaches.
-  actors::Scheduler folded() {
-    actors::Scheduler s;
-    for (const auto& r : all) EXPECT_TRUE(actors::apply_record(s, r).ok());
-    return s;
-  }
   std::vector<journal::StoredRecord> batch(std::vector<schema::WatchedObject> objects) {
     std::vector<journal::StoredRecord> out;
     for (auto& o : objects) {
       out.push_back(watch(std::move(o)));
-      all.push_back(out.back());
+      EXPECT_TRUE(actors::apply_record(folded, out.back()).ok());
     }
     return out;
   }
 
   RecordChain chain;
   int64_t now = kT0;
-  std::vector<journal::StoredRecord> all;
+  actors::Scheduler folded;  // a plain fold of every record appended so far
 };
 
 TEST_F(ReadSideTest, each_applied_batch_is_published_whole_and_equal_to_the_fold) {
@@ -61,7 +50,7 @@ TEST_F(ReadSideTest, each_applied_batch_is_published_whole_and_equal_to_the_fold
   ASSERT_TRUE(engine.wait_published(4));
   const auto published = engine.published();
   EXPECT_EQ(published->revision, 4u);
-  const actors::Scheduler expected = folded();
+  const actors::Scheduler& expected = folded;
   EXPECT_EQ(published->state->units().size(), 2u);
   EXPECT_EQ(published->state->now(), expected.now());
   EXPECT_EQ(published->state->decide(), expected.decide());
