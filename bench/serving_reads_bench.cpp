@@ -7,7 +7,8 @@
 // the request's scheduled time, so a reader that falls behind shows it.
 //
 // Counters: rounds/s alone and under reads, their ratio (reads ÷ alone; the target is >= 0.9),
-// and the readers' p50/p99 in milliseconds.
+// the readers' p50/p99 in milliseconds, and rounds/s of an engine without a read side ("bare")
+// with the read side's own cost (alone ÷ bare).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -30,9 +31,10 @@ namespace {
 namespace http = boost::beast::http;
 using Clock = std::chrono::steady_clock;
 
-const Shape kShape{100, 10, 5'000};
-constexpr int kRoundsPerPhase = 40;  // then the engine starts again from the shape (untimed)
-constexpr int kPhases = 6;           // alternating: alone, under reads, alone, …
+const Shape kShape{200, 20, 20'000};
+constexpr auto kPhase = std::chrono::seconds(3);  // of rounds on a fresh engine (built untimed)
+// Cycling through: no read side at all, the read side and no readers, the read side under reads.
+constexpr int kPhases = 9;
 
 const actors::Scheduler& base_state() {
   static const actors::Scheduler s = build_scheduler(kShape);
@@ -126,11 +128,13 @@ class PacedReader {
   std::vector<double> latencies_ms_;
 };
 
-// kRoundsPerPhase rounds on a fresh engine; the seconds they took.
-double run_rounds(actors::runtime::DecisionEngine& engine, testing::RecordChain& chain, int64_t& decisions) {
+// Rounds on a fresh engine for kPhase; how many, and the seconds they took.
+std::pair<int64_t, double> run_rounds(actors::runtime::DecisionEngine& engine, testing::RecordChain& chain,
+                                      int64_t& decisions) {
   const auto started = Clock::now();
-  for (int round = 1; round <= kRoundsPerPhase; ++round) {
-    const int64_t t = kT0 + round * kRoundStep;
+  int64_t rounds = 0;
+  while (Clock::now() - started < kPhase) {
+    const int64_t t = kT0 + (++rounds) * kRoundStep;
     std::vector<journal::StoredRecord> tick;
     tick.push_back(chain.append(*actors::make_tick_body(), t));
     if (!engine.apply(std::move(tick)).ok()) throw std::runtime_error("tick not applied");
@@ -141,7 +145,7 @@ double run_rounds(actors::runtime::DecisionEngine& engine, testing::RecordChain&
     round_record.push_back(chain.append(*actors::make_round_body(chain.last_seq(), *ds), t));
     if (!engine.apply(std::move(round_record)).ok()) throw std::runtime_error("round not applied");
   }
-  return std::chrono::duration<double>(Clock::now() - started).count();
+  return {rounds, std::chrono::duration<double>(Clock::now() - started).count()};
 }
 
 void BM_RoundsUnderReads(benchmark::State& state) {
@@ -173,35 +177,42 @@ void BM_RoundsUnderReads(benchmark::State& state) {
     if (visibility->get(targets[n % targets.size()]) != 200) failures.fetch_add(1);
   });
 
-  double alone_seconds = 0, reads_seconds = 0;
-  int64_t decisions = 0;
+  double bare_seconds = 0, alone_seconds = 0, reads_seconds = 0;
+  int64_t bare_rounds = 0, alone_rounds = 0, reads_rounds = 0, decisions = 0;
   for (auto _ : state) {
     for (int phase = 0; phase < kPhases; ++phase) {
-      const bool reads = phase % 2 == 1;
+      const bool bare = phase % 3 == 0, reads = phase % 3 == 2;
       current = nullptr;
       engine.reset();
       engine = std::make_unique<actors::runtime::DecisionEngine>(actors::runtime::EngineOptions{threads, {}, true},
                                                                  base_state());
-      current = engine.get();
+      current = bare ? nullptr : engine.get();
       testing::RecordChain chain;
       visibility = std::make_unique<VisibilityReader>(live);
       if (reads) {
         scraper.start();
         reader.start();
       }
-      const double seconds = run_rounds(*engine, chain, decisions);
+      const auto [rounds, seconds] = run_rounds(*engine, chain, decisions);
       if (reads) {
         scraper.stop();
         reader.stop();
+        reads_rounds += rounds;
         reads_seconds += seconds;
+      } else if (bare) {
+        bare_rounds += rounds;
+        bare_seconds += seconds;
       } else {
+        alone_rounds += rounds;
         alone_seconds += seconds;
       }
     }
   }
   current = nullptr;
-  const double rounds_each = static_cast<double>(kRoundsPerPhase * (kPhases / 2) * state.iterations());
-  const double alone = rounds_each / alone_seconds, under_reads = rounds_each / reads_seconds;
+  const double alone = static_cast<double>(alone_rounds) / alone_seconds;
+  const double under_reads = static_cast<double>(reads_rounds) / reads_seconds;
+  state.counters["rounds_per_s_bare"] = static_cast<double>(bare_rounds) / bare_seconds;
+  state.counters["read_side_cost"] = alone / (static_cast<double>(bare_rounds) / bare_seconds);
   state.counters["rounds_per_s_alone"] = alone;
   state.counters["rounds_per_s_reads"] = under_reads;
   state.counters["ratio"] = under_reads / alone;
@@ -212,7 +223,8 @@ void BM_RoundsUnderReads(benchmark::State& state) {
   state.counters["visibility_p99_ms"] = percentile(reader.latencies_ms(), 0.99);
   state.counters["visibility_requests"] = static_cast<double>(reader.latencies_ms().size());
   state.counters["visibility_failures"] = static_cast<double>(failures.load());
-  state.counters["decisions_per_round"] = static_cast<double>(decisions) / (2 * rounds_each);
+  state.counters["decisions_per_round"] =
+      static_cast<double>(decisions) / static_cast<double>(bare_rounds + alone_rounds + reads_rounds);
   state.counters["actor_threads"] = static_cast<double>(threads);
 }
 BENCHMARK(BM_RoundsUnderReads)->Arg(1)->Arg(2)->Iterations(1)->UseRealTime()->Unit(benchmark::kSecond);
