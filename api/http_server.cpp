@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 
 #include "base/log.hpp"
+#include "base/thread_niceness.hpp"
 
 namespace koordq::api {
 namespace {
@@ -229,6 +230,11 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
     if (server_.aside && server_.service->answered_aside(request)) {
       // Worked out on the worker thread; written from this session's strand again.
       net::post(*server_.aside, [self = this->shared_from_this(), request = std::move(request)]() mutable {
+        thread_local const bool niced = [&] {
+          if (self->server_.options.niceness != 0) base::set_thread_niceness(self->server_.options.niceness);
+          return true;
+        }();
+        (void)niced;
         HttpAnswer answer = self->answer_of(request);
         net::post(self->socket().get_executor(),
                   [self, request = std::move(request), answer = std::move(answer)]() mutable {
@@ -479,7 +485,10 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(HttpServerOptions options,
   impl->accept();
   if (o.aside_threads > 0) impl->aside = std::make_unique<net::thread_pool>(o.aside_threads);
   for (size_t i = 0; i < std::max<size_t>(1, o.threads); ++i) {
-    impl->threads.emplace_back([raw = impl.get()] { raw->ioc.run(); });
+    impl->threads.emplace_back([raw = impl.get()] {
+      if (raw->options.niceness != 0) base::set_thread_niceness(raw->options.niceness);
+      raw->ioc.run();
+    });
   }
   return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
 }

@@ -146,6 +146,7 @@ Result<std::unique_ptr<ServeSurfaces>> ServeSurfaces::start(const ServeOptions& 
   server.port = address->second;
   server.max_connections = static_cast<size_t>(options.max_connections);
   server.aside_threads = 1;  // /metrics; the probes stay on the I/O thread
+  server.niceness = api::kServingNiceness;
   auto started = api::HttpServer::start(server, std::make_shared<api::MetricsService>(std::move(context)));
   if (!started.ok()) {
     if (Status kept = surfaces->listen_failed(started.message() + " (--metrics-bind-address)"); !kept.ok()) {
@@ -238,6 +239,7 @@ Status ServeSurfaces::attach(journal::Journal& journal, actors::runtime::Decisio
   };
   api::HttpServerOptions server;
   server.name = "debug";
+  server.niceness = api::kServingNiceness;
   server.host = options_.api_handler_bind_address;
   server.port = options_.api_handler_port;
   server.max_connections = static_cast<size_t>(options_.max_connections);
@@ -357,6 +359,7 @@ Status ServeSurfaces::start_visibility() {
   }
   api::HttpServerOptions server;
   server.name = "visibility";
+  server.niceness = api::kServingNiceness;
   server.host = "";
   server.port = options_.visibility_port;
   server.max_connections = static_cast<size_t>(options_.max_connections);
