@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 
 #include "base/log.hpp"
+#include "base/thread_niceness.hpp"
 
 namespace koordq::api {
 namespace {
@@ -48,6 +49,7 @@ struct HttpServer::Impl {
   net::io_context ioc;
   tcp::acceptor acceptor{ioc};
   std::vector<std::thread> threads;
+  std::unique_ptr<net::thread_pool> aside;  // HttpServerOptions::aside_threads
   // Streamed answers, each on its own thread (joined once finished, and at stop).
   struct StreamThread {
     std::thread thread;
@@ -223,20 +225,43 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
     const std::string_view target(request.target().data(), request.target().size());
     const size_t question = target.find('?');
     if (question != std::string_view::npos && target.size() - question - 1 > server_.options.query_limit) {
-      response_ = server_.service->limit_exceeded(ServerLimit::kQueryTooLong);
-    } else {
-      try {
-        HttpAnswer answer = server_.service->answer(request, peer_);
-        response_ = std::move(answer.response);
-        if (answer.stream) {
-          if constexpr (!kIsTls<Stream>) return start_stream(std::move(answer.stream));
-        }
-      } catch (const std::exception& e) {
-        KQ_LOG_ERROR("{} server: answering {} failed: {}", server_.options.name, std::string(target), e.what());
-        response_ = HttpResponse(http::status::internal_server_error, 11);
-        response_.set(http::field::content_type, "text/plain; charset=utf-8");
-        response_.body() = "internal error\n";
-      }
+      return respond(request, {server_.service->limit_exceeded(ServerLimit::kQueryTooLong), nullptr});
+    }
+    if (server_.aside && server_.service->answered_aside(request)) {
+      // Worked out on the worker thread; written from this session's strand again.
+      net::post(*server_.aside, [self = this->shared_from_this(), request = std::move(request)]() mutable {
+        thread_local const bool niced = [&] {
+          if (self->server_.options.niceness != 0) base::set_thread_niceness(self->server_.options.niceness);
+          return true;
+        }();
+        (void)niced;
+        HttpAnswer answer = self->answer_of(request);
+        net::post(self->socket().get_executor(),
+                  [self, request = std::move(request), answer = std::move(answer)]() mutable {
+                    self->respond(request, std::move(answer));
+                  });
+      });
+      return;
+    }
+    respond(request, answer_of(request));
+  }
+
+  HttpAnswer answer_of(const HttpRequest& request) {
+    try {
+      return server_.service->answer(request, peer_);
+    } catch (const std::exception& e) {
+      KQ_LOG_ERROR("{} server: answering {} failed: {}", server_.options.name, std::string(request.target()), e.what());
+      HttpResponse response(http::status::internal_server_error, 11);
+      response.set(http::field::content_type, "text/plain; charset=utf-8");
+      response.body() = "internal error\n";
+      return {std::move(response), nullptr};
+    }
+  }
+
+  void respond(const HttpRequest& request, HttpAnswer answer) {
+    response_ = std::move(answer.response);
+    if (answer.stream) {
+      if constexpr (!kIsTls<Stream>) return start_stream(std::move(answer.stream));
     }
     response_.version(request.version());
     response_.keep_alive(request.keep_alive() && response_.keep_alive() && !server_.stopping.load());
@@ -458,8 +483,12 @@ Result<std::unique_ptr<HttpServer>> HttpServer::start(HttpServerOptions options,
   if (!ec) impl->acceptor.listen(net::socket_base::max_listen_connections, ec);
   if (ec) return make_error("the " + o.name + " server cannot listen on " + where + ": " + ec.message());
   impl->accept();
+  if (o.aside_threads > 0) impl->aside = std::make_unique<net::thread_pool>(o.aside_threads);
   for (size_t i = 0; i < std::max<size_t>(1, o.threads); ++i) {
-    impl->threads.emplace_back([raw = impl.get()] { raw->ioc.run(); });
+    impl->threads.emplace_back([raw = impl.get()] {
+      if (raw->options.niceness != 0) base::set_thread_niceness(raw->options.niceness);
+      raw->ioc.run();
+    });
   }
   return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
 }
@@ -497,6 +526,7 @@ void HttpServer::stop(std::chrono::milliseconds drain) {
   impl_->ioc.stop();
   for (auto& t : impl_->threads) t.join();
   impl_->threads.clear();
+  if (impl_->aside) impl_->aside->join();  // an answer still being worked out is dropped with its session
 }
 
 Result<std::pair<std::string, uint16_t>> split_bind_address(const std::string& address) {

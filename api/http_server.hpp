@@ -65,10 +65,17 @@ class HttpService {
   virtual HttpAnswer answer(const HttpRequest& request, const PeerIdentity& peer) {
     return {handle(request, peer), nullptr};
   }
+  // Whether the request is answered on the server's worker threads (HttpServerOptions::
+  // aside_threads), so that a long answer never holds up the others (the metrics listener's probes).
+  virtual bool answered_aside(const HttpRequest&) const { return false; }
 };
 
 // The TLS material new connections are accepted with; open connections keep theirs.
 using TlsContextProvider = std::function<std::shared_ptr<boost::asio::ssl::context>()>;
+
+// What the serving surfaces of `koordq serve` run at: readers get the CPU the rounds leave, and
+// (CFS weights 110 against 1024) about a tenth of a core each when both want it all.
+inline constexpr int kServingNiceness = 10;
 
 struct HttpServerOptions {
   std::string name;   // for the log: "metrics", "visibility", "debug"
@@ -76,6 +83,9 @@ struct HttpServerOptions {
   uint16_t port = 0;  // 0: an ephemeral port (tests)
   size_t max_connections = 1000;
   size_t threads = 1;
+  size_t aside_threads = 0;  // worker threads for the answers HttpService::answered_aside names
+  // The niceness of every thread of the server (base/thread_niceness.hpp); 0: as the process.
+  int niceness = 0;
   std::chrono::milliseconds header_timeout{10'000};
   std::chrono::milliseconds idle_timeout{60'000};
   size_t header_limit = 16 * 1024;

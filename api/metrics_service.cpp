@@ -26,29 +26,43 @@ prometheus::MetricFamily single(const char* name, const char* help, MetricType t
 
 }  // namespace
 
+std::shared_ptr<const MetricsService::StateFamilies> MetricsService::state_families(const actors::Scheduler& s,
+                                                                                    uint64_t revision, bool leader) {
+  std::lock_guard lock(memory_mu_);
+  if (last_ && last_->revision == revision && last_->leader == leader) return last_;
+  auto rendered = std::make_shared<StateFamilies>();
+  rendered->revision = revision;
+  rendered->leader = leader;
+  rendered->e2e_latency = e2e_latency_family(s);
+  if (leader) {
+    rendered->queueing.reserve(last_ ? last_->queueing.size() : 0);
+    rendered->written = write_queueing_families(s, series_, rendered->queueing);
+  }
+  last_ = std::move(rendered);
+  return last_;
+}
+
 std::string MetricsService::render() {
   std::vector<prometheus::MetricFamily> families = context_.process->collect();
   const bool leader = context_.leader && context_.leader();
   uint64_t applied = 0;
-  bool read = false;
   // The queueing families are written as text directly (thousands of series); the others go
   // through prometheus-cpp's serializer. Both are merged in family-name order.
-  std::string queueing;
-  std::vector<WrittenFamily> written;
+  std::shared_ptr<const StateFamilies> from_state;
   if (context_.live) {
     context_.live([&](const actors::Scheduler& s, uint64_t revision) {
       applied = revision;
-      read = true;
-      families.push_back(e2e_latency_family(s));
-      if (leader) {
-        std::lock_guard lock(memory_mu_);
-        queueing.reserve(queueing_size_);
-        written = write_queueing_families(s, series_, queueing);
-        queueing_size_ = queueing.size();
-      }
+      from_state = state_families(s, revision, leader);
     });
   }
-  if (!read) families.push_back(e2e_latency_family(actors::Scheduler()));  // before the journal is open
+  static const std::string kNoText;
+  std::vector<WrittenFamily> written;
+  if (from_state) {
+    families.push_back(from_state->e2e_latency);
+    written = from_state->written;
+  } else {
+    families.push_back(e2e_latency_family(actors::Scheduler()));  // before the journal is open
+  }
   if (auto stats = read_process_stats()) {
     families.push_back(single("process_cpu_seconds_total", "Total user and system CPU time spent in seconds.",
                               MetricType::Counter, stats->cpu_seconds));
@@ -72,7 +86,7 @@ std::string MetricsService::render() {
   families.push_back(single("koordq_last_applied_sequence", "Sequence of the last record applied to the live state.",
                             MetricType::Gauge, static_cast<double>(applied)));
   families.push_back(single("koordq_leader", "1 while this replica leads, else 0.", MetricType::Gauge, leader ? 1 : 0));
-  return merged_exposition(std::move(written), queueing, std::move(families));
+  return merged_exposition(std::move(written), from_state ? from_state->queueing : kNoText, std::move(families));
 }
 
 HttpResponse MetricsService::handle(const HttpRequest& request, const PeerIdentity&) {
@@ -92,6 +106,11 @@ HttpResponse MetricsService::handle(const HttpRequest& request, const PeerIdenti
     return text_response(http::status::ok, "ok");
   }
   return text_response(http::status::not_found, "404 page not found");
+}
+
+bool MetricsService::answered_aside(const HttpRequest& request) const {
+  const std::string_view target(request.target().data(), request.target().size());
+  return target.substr(0, target.find('?')) == "/metrics";
 }
 
 HttpResponse MetricsService::limit_exceeded(ServerLimit limit) {

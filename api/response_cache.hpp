@@ -1,55 +1,58 @@
-// Rendered answers by (revision, request target): the state of a revision never changes, so an
-// answer rendered once is served again byte for byte. A small LRU, safe across threads.
+// Rendered answers by (revision, request key): the state of a revision never changes, so an answer
+// rendered once is served again byte for byte. The key names only what changes the answer (the
+// caller builds it from the parsed request, so parameters the endpoint ignores and spellings of
+// the same value share an entry). Bounded in bytes (bodies, keys and their bookkeeping), least
+// recently used first out; safe across threads.
 #pragma once
 
 #include <cstdint>
-#include <list>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
+
+#include "base/byte_bounded_lru.hpp"
 
 namespace koordq::api {
 
 class ResponseCache {
  public:
-  explicit ResponseCache(size_t max_entries = 512, size_t max_body_bytes = 4u << 20)
-      : max_entries_(max_entries), max_body_bytes_(max_body_bytes) {}
+  static constexpr size_t kDefaultMaxBytes = size_t{64} << 20;
+  // What an entry costs besides its body and key: list and hash nodes, the shared body's control
+  // block.
+  static constexpr size_t kEntryOverhead = 160;
 
-  std::shared_ptr<const std::string> find(uint64_t revision, const std::string& target) {
+  explicit ResponseCache(size_t max_bytes = kDefaultMaxBytes) : entries_(max_bytes) {}
+
+  std::shared_ptr<const std::string> find(uint64_t revision, const std::string& key) {
     std::lock_guard lock(mu_);
-    auto it = entries_.find(key(revision, target));
-    if (it == entries_.end()) return nullptr;
-    order_.splice(order_.begin(), order_, it->second.position);
-    return it->second.body;
+    const auto* body = entries_.find(cache_key(revision, key));
+    return body != nullptr ? *body : nullptr;
   }
 
-  void store(uint64_t revision, const std::string& target, std::shared_ptr<const std::string> body) {
-    if (body->size() > max_body_bytes_ || max_entries_ == 0) return;
+  void store(uint64_t revision, const std::string& key, std::shared_ptr<const std::string> body) {
+    std::string k = cache_key(revision, key);
+    // The key is held twice (the recency list and the index).
+    const size_t bytes = body->size() + 2 * k.size() + kEntryOverhead;
     std::lock_guard lock(mu_);
-    std::string k = key(revision, target);
-    if (entries_.count(k)) return;
-    while (entries_.size() >= max_entries_) {
-      entries_.erase(order_.back());
-      order_.pop_back();
-    }
-    order_.push_front(k);
-    entries_.emplace(std::move(k), Entry{std::move(body), order_.begin()});
+    entries_.insert(std::move(k), std::move(body), bytes);
+  }
+
+  size_t bytes() const {
+    std::lock_guard lock(mu_);
+    return entries_.bytes();
+  }
+  size_t entries() const {
+    std::lock_guard lock(mu_);
+    return entries_.size();
   }
 
  private:
-  static std::string key(uint64_t revision, const std::string& target) {
-    return std::to_string(revision) + ' ' + target;
+  static std::string cache_key(uint64_t revision, const std::string& key) {
+    return std::to_string(revision) + ' ' + key;
   }
-  struct Entry {
-    std::shared_ptr<const std::string> body;
-    std::list<std::string>::iterator position;
-  };
-  const size_t max_entries_;
-  const size_t max_body_bytes_;
-  std::mutex mu_;
-  std::list<std::string> order_;
-  std::unordered_map<std::string, Entry> entries_;
+
+  mutable std::mutex mu_;
+  base::ByteBoundedLru<std::string, std::shared_ptr<const std::string>> entries_;
 };
 
 }  // namespace koordq::api

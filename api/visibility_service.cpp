@@ -31,13 +31,19 @@ ApiError not_found_path() {
   return {404, "NotFound", "the server could not find the requested resource"};
 }
 
-// The cache key of a state answer: its path and parameters without the point in time, which the
-// revision replaces.
-std::string cache_key(const RequestTarget& target) {
-  std::string key = target.path;
-  for (const auto& [name, value] : target.params) {
-    if (name == "asOf" || name == "revision") continue;
-    key += '&' + name + '=' + value;
+// The cache key of a state answer: the path without a trailing slash and the parsed parameters
+// that shape the answer, in one spelling each. Parameters the endpoint ignores (unknown ones,
+// paging on a single object, filters on a list of queues) and the point in time, which the
+// revision replaces, are not part of it.
+std::string cache_key(const std::string& path, const PageParams* page, const UnitFilter* filter) {
+  std::string key = path;
+  if (page != nullptr) key += "?offset=" + std::to_string(page->offset) + "&limit=" + std::to_string(page->limit);
+  if (filter != nullptr) {
+    if (filter->phases) {
+      key += "&phase=";
+      for (actors::Phase phase : *filter->phases) key += std::to_string(static_cast<int>(phase)) + ',';
+    }
+    if (filter->queue) key += "&queue=" + std::to_string(filter->queue->size()) + ':' + *filter->queue;
   }
   return key;
 }
@@ -192,7 +198,7 @@ HttpResponse VisibilityService::route(const HttpRequest& request, const std::str
   const ApiError not_found{404, "NotFound",
                            queues ? "queue.scheduling.x-k8s.io \"" + name + "\" not found"
                                   : "elasticquota.scheduling.sigs.k8s.io \"" + name + "\" not found"};
-  const std::string key = cache_key(target);
+  const std::string key = cache_key(path, parts.size() != 2 ? &page : nullptr, units ? &filter : nullptr);
   if (!at.time_travel() && context_.live_revision) {
     if (const std::optional<uint64_t> live = context_.live_revision()) {
       if (auto cached = cache_.find(*live, key)) return json_response(*cached);

@@ -564,8 +564,9 @@ int run_cluster(const ServeOptions& options) {
     return kExitJournalUnreadable;
   }
 
-  actors::runtime::DecisionEngine engine({static_cast<size_t>(options.actor_threads), (*surfaces)->latency_observer()},
-                                         std::move(scheduler), j.writer().durable_head().seq);
+  actors::runtime::DecisionEngine engine(
+      {static_cast<size_t>(options.actor_threads), (*surfaces)->latency_observer(), true}, std::move(scheduler),
+      j.writer().durable_head().seq);
   struct StopSurfaces {
     ServeSurfaces& surfaces;
     ~StopSurfaces() { surfaces.stop(); }

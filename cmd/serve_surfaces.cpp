@@ -146,6 +146,8 @@ Result<std::unique_ptr<ServeSurfaces>> ServeSurfaces::start(const ServeOptions& 
   server.host = address->first;
   server.port = address->second;
   server.max_connections = static_cast<size_t>(options.max_connections);
+  server.aside_threads = 1;  // /metrics; the probes stay on the I/O thread
+  server.niceness = api::kServingNiceness;
   auto started = api::HttpServer::start(server, std::make_shared<api::MetricsService>(std::move(context)));
   if (!started.ok()) {
     if (Status kept = surfaces->listen_failed(started.message() + " (--metrics-bind-address)"); !kept.ok()) {
@@ -167,27 +169,34 @@ Status ServeSurfaces::listen_failed(const std::string& message) {
   return ok_status();
 }
 
+uint16_t ServeSurfaces::metrics_port() const {
+  return metrics_server_ ? metrics_server_->port() : 0;
+}
+
 actors::runtime::LatencyObserver ServeSurfaces::latency_observer() {
   return [this](const std::string&, double seconds) { metrics_.observe_algorithm_latency(seconds); };
 }
 
+// Every surface reads the state the read side published last (read_side.hpp), never the router:
+// an answer does not wait for a round, and a round does not wait for an answer.
 void ServeSurfaces::read_live(const api::StateRead& read) {
-  actors::runtime::DecisionEngine* engine = nullptr;
+  std::shared_ptr<const actors::runtime::PublishedState> published;
   {
     std::lock_guard lock(mu_);
-    engine = engine_;
+    if (engine_ == nullptr) return;
+    published = engine_->published();
   }
-  if (engine == nullptr) return;
-  engine->read_state(read);
+  if (published) read(*published->state, published->revision);
 }
 
 std::optional<uint64_t> ServeSurfaces::live_revision() {
   std::lock_guard lock(mu_);
   if (engine_ == nullptr) return std::nullopt;
-  return engine_->applied_seq();
+  return engine_->published()->revision;
 }
 
 Status ServeSurfaces::attach(journal::Journal& journal, actors::runtime::DecisionEngine& engine, bool leader) {
+  if (!engine.published()) return make_error("the decision engine keeps no read side (EngineOptions::publish_reads)");
   {
     std::lock_guard lock(mu_);
     journal_ = &journal;
@@ -231,6 +240,7 @@ Status ServeSurfaces::attach(journal::Journal& journal, actors::runtime::Decisio
   };
   api::HttpServerOptions server;
   server.name = "debug";
+  server.niceness = api::kServingNiceness;
   server.host = options_.api_handler_bind_address;
   server.port = options_.api_handler_port;
   server.max_connections = static_cast<size_t>(options_.max_connections);
@@ -375,6 +385,7 @@ Status ServeSurfaces::start_visibility() {
   }
   api::HttpServerOptions server;
   server.name = "visibility";
+  server.niceness = api::kServingNiceness;
   server.host = "";
   server.port = options_.visibility_port;
   server.max_connections = static_cast<size_t>(options_.max_connections);

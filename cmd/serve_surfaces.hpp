@@ -34,6 +34,8 @@ class ServeSurfaces {
   ~ServeSurfaces();
 
   api::ProcessMetrics& metrics() { return metrics_; }
+  // The port the metrics listener bound (0: none).
+  uint16_t metrics_port() const;
   // What the algorithm-latency histogram observes (the decision engine's latency hook).
   actors::runtime::LatencyObserver latency_observer();
 

@@ -245,8 +245,9 @@ int run_simulation(const ServeOptions& options) {
   KQ_LOG_INFO("simulating scenario {} (seed {}, {} clock) from {}; journal {} in {}", options.scenario, options.seed,
               virtual_clock ? "virtual" : "wall", base::format_rfc3339_millis(start), j.uuid(), options.journal_dir);
   const int64_t end = options.simulate_duration_ns > 0 ? start + options.simulate_duration_ns : INT64_MAX;
-  actors::runtime::DecisionEngine engine({static_cast<size_t>(options.actor_threads), (*surfaces)->latency_observer()},
-                                         std::move(scheduler), j.writer().durable_head().seq);
+  actors::runtime::DecisionEngine engine(
+      {static_cast<size_t>(options.actor_threads), (*surfaces)->latency_observer(), true}, std::move(scheduler),
+      j.writer().durable_head().seq);
   KQ_V(1)("decision actors on {} threads", engine.threads());
   // The listeners read the engine: they stop before it does, on every path out.
   struct StopSurfaces {

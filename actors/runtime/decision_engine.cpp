@@ -35,6 +35,7 @@ struct DecisionEngine::Impl {
 DecisionEngine::DecisionEngine(EngineOptions options, Scheduler initial, uint64_t applied_seq)
     : threads_(thread_count(options.threads)), applied_seq_(applied_seq) {
   next_deadline_ = initial.next_deadline();
+  if (options.publish_reads) read_side_ = std::make_unique<ReadSide>(initial, applied_seq);
   impl_ = std::make_unique<Impl>(threads_);
   impl_->router = impl_->system.spawn(router, std::move(initial), applied_seq, std::move(options.observe_latency));
 }
@@ -43,16 +44,24 @@ DecisionEngine::~DecisionEngine() {
   impl_->self->send_exit(impl_->router, caf::exit_reason::user_shutdown);
 }
 
+std::shared_ptr<const PublishedState> DecisionEngine::published() const {
+  return read_side_ ? read_side_->latest() : nullptr;
+}
+
+bool DecisionEngine::wait_published(uint64_t seq) {
+  return read_side_ && read_side_->wait_published(seq);
+}
+
 Status DecisionEngine::apply(std::vector<journal::StoredRecord> records) {
   std::optional<Error> failure;
-  impl_->self
-      ->request(impl_->router, caf::infinite, apply_atom::value,
-                RecordBatch{std::make_shared<const std::vector<journal::StoredRecord>>(std::move(records))})
+  auto batch = std::make_shared<const std::vector<journal::StoredRecord>>(std::move(records));
+  impl_->self->request(impl_->router, caf::infinite, apply_atom::value, RecordBatch{batch})
       .receive(
           [&](ApplyReport& report) {
             applied_seq_.store(report.applied_seq, std::memory_order_release);
             next_deadline_.reset();
             if (report.error) failure = make_error(*report.error);
+            if (read_side_) read_side_->applied(batch, report.applied_seq);
           },
           [&](caf::error& err) { failure = make_error("decision router: " + impl_->system.render(err)); });
   if (failure) return *failure;

@@ -16,6 +16,7 @@
 #include "actors/core/decision.hpp"
 #include "actors/core/scheduler.hpp"
 #include "actors/runtime/queue_actor.hpp"
+#include "actors/runtime/read_side.hpp"
 #include "base/result.hpp"
 #include "journal/stored_record.hpp"
 
@@ -30,6 +31,9 @@ struct QuotaView;
 struct EngineOptions {
   size_t threads = 0;  // actor worker threads; 0: one per core
   LatencyObserver observe_latency;
+  // Keep a read side (read_side.hpp): the state published after each applied batch, for the
+  // serving surfaces, which then never ask the router.
+  bool publish_reads = false;
 };
 
 class DecisionEngine {
@@ -54,9 +58,15 @@ class DecisionEngine {
   // The earliest time a round could decide something it cannot decide now, as of the last apply
   // (computed once per applied state, on first use).
   std::optional<int64_t> next_deadline();
-  // Runs `read` on the router's state (blocking); for projections and snapshots. read_state and
+  // Runs `read` on the router's state (blocking, after the message the router is busy with); for
+  // the serve loop's own reads and snapshots. read_state and
   // quota may be called from any thread, concurrently with the driving thread's apply and decide.
   void read_state(const std::function<void(const Scheduler&, uint64_t applied_seq)>& read);
+  // The state as of the latest publication of the read side (EngineOptions::publish_reads; else
+  // null): never waits for the router, whatever it is doing.
+  std::shared_ptr<const PublishedState> published() const;
+  // Waits until the read side has published `seq` or later (tests, benchmarks).
+  bool wait_published(uint64_t seq);
   // A quota actor's copy of its quota, or nullopt when no quota has that name.
   std::optional<QuotaView> quota(const std::string& name);
   size_t threads() const { return threads_; }
@@ -66,6 +76,7 @@ class DecisionEngine {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  std::unique_ptr<ReadSide> read_side_;
   size_t threads_;
   std::atomic<uint64_t> applied_seq_;
   std::optional<std::optional<int64_t>> next_deadline_;  // outer nullopt: not computed yet

@@ -2,6 +2,7 @@
 // deadline (408), the idle deadline, header and query size limits (431, 414), --max-connections,
 // and that it keeps serving after each.
 #include <chrono>
+#include <future>
 #include <thread>
 #include <utility>
 
@@ -157,6 +158,41 @@ TEST_F(HttpServerTest, connections_beyond_the_maximum_are_closed_at_once) {
   tcp::socket d = connect();
   net::write(d, net::buffer(std::string("GET /d HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")));
   EXPECT_NE(read_all(d).find("path /d"), std::string::npos);
+}
+
+// A service whose /slow answer waits until the test lets it go, and is answered aside.
+class SlowService : public EchoService {
+ public:
+  HttpResponse handle(const HttpRequest& request, const PeerIdentity& peer) override {
+    if (request.target() == "/slow") {
+      entered.set_value();
+      released.wait();
+    }
+    return EchoService::handle(request, peer);
+  }
+  bool answered_aside(const HttpRequest& request) const override { return request.target() == "/slow"; }
+
+  std::promise<void> entered, release;
+  std::shared_future<void> released = release.get_future().share();
+};
+
+TEST_F(HttpServerTest, an_answer_worked_out_aside_does_not_hold_up_the_io_thread) {
+  auto service = std::make_shared<SlowService>();
+  HttpServerOptions options;
+  options.name = "test";
+  options.host = "127.0.0.1";
+  options.aside_threads = 1;  // and one I/O thread, the default
+  auto started = HttpServer::start(options, service);
+  ASSERT_TRUE(started.ok()) << started.message();
+  server = std::move(started).value();
+  auto slow = std::async(std::launch::async, [this] { return get("/slow"); });
+  service->entered.get_future().wait();  // /slow is being answered, and stays so until released
+  auto fast = std::async(std::launch::async, [this] { return get("/fast"); });
+  const bool answered = fast.wait_for(20s) == std::future_status::ready;
+  service->release.set_value();
+  ASSERT_TRUE(answered) << "/fast waited for /slow";
+  EXPECT_NE(fast.get().find("path /fast"), std::string::npos);
+  EXPECT_NE(slow.get().find("path /slow"), std::string::npos);
 }
 
 TEST(BindAddress, parses_the_flag_forms) {

@@ -117,5 +117,48 @@ TEST_F(VisibilityCacheTest, without_a_cached_answer_at_the_live_revision_the_sta
   EXPECT_EQ(state_reads_, 3);
 }
 
+TEST_F(VisibilityCacheTest, requests_differing_only_in_what_the_answer_ignores_share_one_entry) {
+  const std::string units = std::string(kQueues) + "/q/queueunits";
+  ASSERT_EQ(get(kQueues).result_int(), 200);
+  ASSERT_EQ(state_reads_, 1);
+  // An unknown parameter, the default limit spelt out, a trailing slash, a point in time that is
+  // the live state: the same answer, from the same entry.
+  for (const std::string& same : {std::string(kQueues) + "?pretty=true", std::string(kQueues) + "?limit=1000",
+                                  std::string(kQueues) + "/?offset=0&watch=1", std::string(kQueues) + "?limit=01000"}) {
+    EXPECT_EQ(get(same).result_int(), 200) << same;
+  }
+  EXPECT_EQ(state_reads_, 1);
+  // A single Queue takes no paging: limit and offset do not make another entry (the 404 of a
+  // missing queue is never cached, so the state is read for each).
+  get(std::string(kQueues) + "/q");
+  get(std::string(kQueues) + "/q?limit=5&offset=3");
+  EXPECT_EQ(state_reads_, 3);
+  // What changes the answer is another entry: a page, a phase filter.
+  get(std::string(kQueues) + "?limit=1");
+  EXPECT_EQ(state_reads_, 4);
+  get(units + "?phase=Enqueued");
+  get(units + "?phase=Enqueued&fieldSelector=x");
+  EXPECT_EQ(state_reads_, 6);  // 404s: no queue q in the empty state
+}
+
+TEST(ResponseCache, stays_within_its_byte_bound_and_drops_the_least_recently_used_first) {
+  const size_t bound = 64 * 1024;
+  api::ResponseCache cache(bound);
+  const auto body = std::make_shared<const std::string>(10'000, 'x');
+  for (int i = 0; i < 50; ++i) {
+    cache.store(7, "/page/" + std::to_string(i), body);
+    EXPECT_LE(cache.bytes(), bound);
+    cache.find(7, "/page/0");  // kept in use
+  }
+  EXPECT_EQ(cache.entries(), 6u);  // 6 × (10,000 + keys + overhead) fit in 64 KiB, a 7th does not
+  EXPECT_NE(cache.find(7, "/page/0"), nullptr);
+  EXPECT_NE(cache.find(7, "/page/49"), nullptr);
+  EXPECT_EQ(cache.find(7, "/page/1"), nullptr);
+  // An answer larger than the whole bound is not kept, and evicts nothing.
+  cache.store(7, "/huge", std::make_shared<const std::string>(bound + 1, 'y'));
+  EXPECT_EQ(cache.find(7, "/huge"), nullptr);
+  EXPECT_EQ(cache.entries(), 6u);
+}
+
 }  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing

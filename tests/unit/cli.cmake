@@ -5,6 +5,7 @@ koordq_gtest(cli_unit_tests unit
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/go_duration_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/byte_size_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/byte_bounded_lru_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/decimal_ppm_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rfc3339_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/log_test.cpp
@@ -13,6 +14,7 @@ koordq_gtest(cli_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/offline_flags_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/unanswered_writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/relist_changes_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/serve_surfaces_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/at_render_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/journal_witness_writer_test.cpp
   LIBS koordq_cmd koordq_at_render koordq_base)

@@ -3,6 +3,7 @@
 koordq_gtest(runtime_unit_tests unit
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/decision_engine_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/read_side_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/clock_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/simulator_test.cpp
   LIBS koordq_runtime koordq_simulator)

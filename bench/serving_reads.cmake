@@ -1,0 +1,3 @@
+add_executable(serving_reads_bench ${CMAKE_CURRENT_LIST_DIR}/serving_reads_bench.cpp)
+koordq_project_target(serving_reads_bench)
+target_link_libraries(serving_reads_bench PRIVATE koordq_runtime koordq_api benchmark::benchmark)
