@@ -74,6 +74,7 @@ struct IssuedWrite {
   uint32_t index = 0;
   actors::WriteKind kind = actors::WriteKind::kStatusPatch;
   std::string what;
+  actors::DecisionKind decision = actors::DecisionKind::kAdmit;
 };
 
 // The inbox: at (re)start the election's acquisition and one relist per resource, then the
@@ -133,6 +134,7 @@ class ScriptedInbox : public controller::InboxSource {
   std::vector<controller::LoopInput> opening_;
   std::deque<Beat> beats_;
   ScriptedApiServer& api_;
+  int64_t& clock_;
 };
 
 // Records every write of a round and answers it with success (through the inbox).
@@ -155,7 +157,7 @@ class RecordingWriter : public controller::RoundWriter {
 
  private:
   void answer(uint64_t round_seq, uint32_t index, const actors::Decision& d, actors::WriteKind kind, std::string what) {
-    issued_.push_back({round_seq, index, kind, std::move(what)});
+    issued_.push_back({round_seq, index, kind, std::move(what), d.kind});
     controller::LoopInput in;
     in.kind = controller::LoopInput::Kind::kOutcome;
     in.outcome.decision_seq = round_seq;

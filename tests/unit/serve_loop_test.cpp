@@ -59,13 +59,22 @@ TEST_F(ServeLoopTest, each_batch_is_journaled_then_decided_and_the_durable_round
     ASSERT_TRUE(record.ok() && record->has_value());
     EXPECT_EQ((*record)->reader().getBody().getRound().getBasis(), i) << "the round at seq " << i + 1;
   }
-  // Each admission writes the status and spec.queue, from the round record it was decided in.
+  // Each admission writes the status and spec.queue, from the round record it was decided in;
+  // job3, which does not fit at first, is told so in its status before it is admitted.
   EXPECT_EQ(unit_writes(serve.issued),
             (std::vector<std::string>{"status default/job1", "spec.queue default/job1", "status default/job2",
-                                      "spec.queue default/job2", "status default/job3", "spec.queue default/job3"}));
+                                      "spec.queue default/job2", "status default/job3", "status default/job3",
+                                      "spec.queue default/job3"}));
+  std::vector<std::string> job3_decisions;
+  for (const auto& w : serve.issued) {
+    if (w.what == "status default/job3") job3_decisions.emplace_back(actors::decision_kind_name(w.decision));
+  }
+  ASSERT_EQ(job3_decisions.size(), 2u);
+  EXPECT_NE(job3_decisions[0], "admit");
+  EXPECT_EQ(job3_decisions[1], "admit");
   for (const auto& w : serve.issued) EXPECT_EQ(kinds.at(w.round_seq - 1), "round") << w.what;
   EXPECT_EQ(decided_state(serve.engine()),
-            (std::vector<std::string>{"default/job2 holds phase=Running", "default/job3 holds phase=Running",
+            (std::vector<std::string>{"default/job2 holds phase=Dequeued", "default/job3 holds phase=Dequeued",
                                       "quota team-a used cpu 4000"}));
   // Every cycle went through its steps in order; the last round wrote nothing new.
   ASSERT_FALSE(log_.steps.empty());
