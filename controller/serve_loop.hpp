@@ -39,6 +39,7 @@ struct LoopOptions {
   // --simulate: leading and synced from the start (no election; its relist is its first batch,
   // and the initial sync is announced once that batch is decided on).
   bool leading_from_start = false;
+  // How long a step waits for the source's first input (the loop checks for a stop between waits).
   std::chrono::nanoseconds take_wait = std::chrono::milliseconds(100);
 };
 
