@@ -1,6 +1,7 @@
 // The serve loop (controller/serve_loop.hpp) driven by a scripted inbox, a recording writer and a
 // real journal, with no API server and no simulator: what it journals, in which order, what it
 // decides and writes, and what a follower and a lost Lease do.
+#include <algorithm>
 #include <deque>
 #include <string>
 #include <vector>
@@ -108,6 +109,40 @@ TEST_F(ServeLoopTest, a_lost_lease_is_journaled_and_ends_the_loop_without_anothe
   EXPECT_EQ(kinds.back(), "role");  // after job2's watch event, in the same batch, with no round
   EXPECT_EQ(kinds[kinds.size() - 2], "watch");
   EXPECT_EQ(unit_writes(serve.issued), (std::vector<std::string>{"status default/job1", "spec.queue default/job1"}));
+}
+
+controller::LoopInput tick() {
+  controller::LoopInput in;
+  in.kind = controller::LoopInput::Kind::kTick;
+  return in;
+}
+
+TEST_F(ServeLoopTest, a_tick_is_journaled_and_decided_on_only_once_a_deadline_is_due) {
+  std::deque<Beat> script = admission_script();
+  script.pop_back();  // job1 stays: job3 keeps waiting, so its Queue has a deadline to retry it
+  const int64_t waiting_since = script.back().time;
+  script.push_back({waiting_since + 1 * kMs, {}});      // the answers to job3's status write
+  script.push_back({waiting_since + 2 * kMs, {}, {}});  // a tick before the deadline
+  script.back().inputs.push_back(tick());
+  script.push_back({waiting_since + 3600 * kSec, {}, {}});  // a tick an hour later
+  script.back().inputs.push_back(tick());
+  ScriptedServe serve(dir_ / "journal", std::move(script), api_, clock_, log_);
+  ASSERT_EQ(serve.loop().run(), ServeEnd::kStopped);
+
+  const std::vector<std::string> kinds = record_kinds(serve.journal());
+  ASSERT_EQ(std::count(kinds.begin(), kinds.end(), "tick"), 1);
+  const size_t at = std::find(kinds.begin(), kinds.end(), "tick") - kinds.begin();
+  ASSERT_LT(at + 1, kinds.size());
+  EXPECT_EQ(kinds[at + 1], "round");  // the tick is a batch of its own, decided on
+  auto record = serve.journal().reader().get(at + 1);
+  ASSERT_TRUE(record.ok() && record->has_value());
+  EXPECT_EQ((*record)->time(), waiting_since + 3600 * kSec);
+  // Nothing at all is journaled for the early tick.
+  for (uint64_t seq = 1; seq <= serve.journal().reader().last_seq(); ++seq) {
+    auto r = serve.journal().reader().get(seq);
+    ASSERT_TRUE(r.ok() && r->has_value());
+    EXPECT_NE((*r)->time(), waiting_since + 2 * kMs) << "seq " << seq;
+  }
 }
 
 }  // namespace KOORDQ_TEST_LOCAL
