@@ -3,10 +3,12 @@
 // each group as one RocksDB WriteBatch with sync, and only then acknowledges. Records arriving
 // while a sync is in flight form the next group.
 //
-// Round mode (the leader): after every durable group of inputs the writer holds further inputs
-// until the router hands in the round record for that group (append_round), then writes the
-// round first and the held inputs behind it in one group, so deciding costs no extra sync and a
-// round always directly follows its basis.
+// The serve loops do not use round mode: they append an input batch, wait until it is durable,
+// decide, and append the round as a group of its own (controller/sync_appender.hpp), so a
+// leader's cycle costs two syncs (design.md §3). Round mode, which only
+// tests/unit/journal_test.cpp turns on, would save one: after every durable group of inputs the
+// writer holds further inputs until the round record for that group arrives (append_round), then
+// writes the round first and the held inputs behind it in one group.
 #pragma once
 
 #include <condition_variable>

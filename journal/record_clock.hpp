@@ -21,9 +21,10 @@ class RecordClock {
 
   int64_t now();
 
-  // Steps larger than one second seen between wall and monotonic time (logged by the caller).
+  // Steps larger than one second seen between wall and monotonic time. No caller logs or exports
+  // them yet; tests/unit/journal_basics_test.cpp reads them.
   uint64_t large_steps() const { return large_steps_.load(std::memory_order_relaxed); }
-  // The last step size seen, for the log line.
+  // The last step size seen.
   int64_t last_step_nanos() const { return last_step_.load(std::memory_order_relaxed); }
 
  private:

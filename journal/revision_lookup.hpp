@@ -1,5 +1,5 @@
 // Resolving a point in history to a revision (a seq) with the messages of behaviour.md §16.7,
-// shared by the offline commands (WHEN, --from/--to) and, later, the live APIs' asOf/revision.
+// shared by the offline commands (WHEN, --from/--to) and the live APIs' asOf/revision.
 #pragma once
 
 #include <cstdint>

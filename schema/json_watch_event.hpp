@@ -1,5 +1,5 @@
 // The decoded forms of what the API server sends on a LIST or WATCH of the three watched
-// resources (design.md §2 `watch` record, §7), as json_decode.hpp produces them.
+// resources (design.md §2 `watch` record; design.md §7), as json_decode.hpp produces them.
 #pragma once
 
 #include <cstddef>

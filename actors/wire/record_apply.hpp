@@ -1,7 +1,9 @@
 // The router's fold (design.md §3): one stored journal record applied to the decision state.
 // Every record first advances "now" to its time; then a watch event applies its object (a
 // BOOKMARK nothing more), a round its decisions, an outcome its answer, `role: acquired` resets
-// the leader state; config, relist, tick and `role: lost` only advance time.
+// the leader state, `config` marks a process start (what the previous process published on its
+// Queues is written again; the relist cutoff of behaviour.md §15.4), `relist` marks a QueueUnit
+// relist in progress; tick and `role: lost` only advance time.
 //
 // The record's content is decoded before anything is applied, so a record that does not decode
 // leaves the state untouched; its Error names the record's seq.
