@@ -1,4 +1,4 @@
-// A durable round's writes on a real cluster (design.md §7.6): unit status and spec.queue
+// A durable round's writes on a real cluster (behaviour.md §7.6): unit status and spec.queue
 // patches and Queue writes to the coalescing API writer, Events to the recorder, each with what
 // the 409 check and the failure-write limit need from the state the round was applied to.
 #pragma once

@@ -1,5 +1,5 @@
 // Snapshots of the live state and journal retention, driven by the serve loop after each cycle
-// (design.md §3, §9): a restart or a time-travel read then replays only the tail of the journal.
+// (design.md §5): a restart or a time-travel read then replays only the tail of the journal.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Where a durable round's writes go (design.md §3, §7.6): on a cluster the API writers and the
-// event recorder (api_round_writer.hpp), under --simulate the simulated API server
+// Where a durable round's writes go (design.md §3; behaviour.md §7.6): on a cluster the API
+// writers and the event recorder (api_round_writer.hpp), under --simulate the simulated API server
 // (simulated_cluster_inbox.hpp), in tests a recorder. Their answers come back as inputs.
 #pragma once
 
