@@ -20,8 +20,8 @@
 
 #include "actors/core/scheduler.hpp"
 #include "actors/wire/input_bodies.hpp"
-#include "cmd/serve_state.hpp"
-#include "cmd/sync_appender.hpp"
+#include "controller/relist_changes.hpp"
+#include "controller/sync_appender.hpp"
 #include "journal/journal.hpp"
 #include "journal/watch_record.hpp"
 #include "kube/client/http_client.hpp"
@@ -401,21 +401,22 @@ struct RelistTimes {
   double durable = 0;  // appended until the last is durable
 };
 
-// A relist epoch journaled as `koordq serve` journals one (cmd/cluster_runner.cpp): the LIST
+// A relist epoch journaled as `koordq serve` journals one (controller/serve_loop.cpp): the LIST
 // diffed against the journaled state, `relist` begin, one `watch` record per change, `relist`
 // end, appended as one batch and waited for until every record is durable. The number of records.
 Result<size_t> journal_relist(const actors::Scheduler& journaled_state, ListSnapshot& list, schema::RawObjectMode mode,
                               journal::Journal& journal, RelistTimes& times) {
   const schema::ObjectKind kind = schema::ObjectKind::kQueueUnit;
   const SteadyTime start = std::chrono::steady_clock::now();
-  const std::vector<RelistEvent> changes = cmd::relist_changes(journaled_state, kind, std::move(list.items), mode);
+  const std::vector<RelistEvent> changes =
+      controller::relist_changes(journaled_state, kind, std::move(list.items), mode);
   const SteadyTime diffed = std::chrono::steady_clock::now();
   std::vector<std::shared_ptr<const journal::RecordBody>> batch;
   batch.push_back(actors::make_relist_body(actors::RelistPhase::kBegin, kind, list.resource_version));
   for (const auto& e : changes) batch.push_back(journal::make_watch_body(e.event, mode, e.synthesized));
   batch.push_back(actors::make_relist_body(actors::RelistPhase::kEnd, kind, list.resource_version));
   const SteadyTime built = std::chrono::steady_clock::now();
-  cmd::SyncAppender appender(journal.writer());
+  controller::SyncAppender appender(journal.writer());
   auto seqs = appender.append(batch);
   const SteadyTime durable = std::chrono::steady_clock::now();
   times.diff += seconds_between(start, diffed);

@@ -1,6 +1,7 @@
-// `koordq serve` against a real cluster (design.md §1, §3, §7; behaviour.md §1, §19): the watchers
-// feed the sequencer, each input batch is applied, the leader decides a round on it, and once the
-// round is durable the writers carry out its writes, whose answers come back as `outcome` inputs.
+// `koordq serve` against a real cluster (design.md §1, §3, §7; behaviour.md §1, §19): the API
+// clients and the serving surfaces from the flags, then controller::serve_cluster, whose loop
+// journals what the watchers see, decides on the leader and hands the durable rounds' writes to
+// the writers.
 #pragma once
 
 #include "cmd/serve_flags.hpp"

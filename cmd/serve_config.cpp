@@ -92,4 +92,34 @@ std::unique_ptr<journal::CapnpRecordBody> make_config_body(
   return body;
 }
 
+schema::RawObjectMode raw_object_mode_of(const ServeOptions& o) {
+  switch (o.journal_raw_objects) {
+    case RawObjectsMode::full:
+      return schema::RawObjectMode::kFull;
+    case RawObjectsMode::off:
+      return schema::RawObjectMode::kOff;
+    case RawObjectsMode::redacted:
+      break;
+  }
+  return schema::RawObjectMode::kRedacted;
+}
+
+controller::StartOptions start_options_of(const ServeOptions& options, actors::runtime::EngineOptions engine) {
+  controller::StartOptions start;
+  start.journal = journal_options_of(options);
+  start.signing_key_file = options.journal_signing_key_file;
+  start.decision = decision_config_of(options);
+  start.engine = std::move(engine);
+  return start;
+}
+
+controller::LoopOptions loop_options_of(const ServeOptions& options) {
+  controller::LoopOptions loop;
+  loop.raw_mode = raw_object_mode_of(options);
+  loop.tick_min_interval_ns = options.tick_min_interval_ns;
+  loop.upkeep.snapshot_every = static_cast<uint64_t>(options.snapshot_every);
+  loop.upkeep.retention = retention_policy_of(options);
+  return loop;
+}
+
 }  // namespace koordq::cmd

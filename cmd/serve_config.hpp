@@ -7,10 +7,14 @@
 #include <string>
 
 #include "actors/core/decision_config.hpp"
+#include "actors/runtime/decision_engine.hpp"
 #include "cmd/serve_flags.hpp"
+#include "controller/serve_loop.hpp"
+#include "controller/serve_start.hpp"
 #include "journal/capnp_record_body.hpp"
 #include "journal/journal.hpp"
 #include "journal/retention.hpp"
+#include "schema/raw_object.hpp"
 
 namespace koordq::cmd {
 
@@ -18,6 +22,11 @@ actors::DecisionConfig decision_config_of(const ServeOptions& options);
 journal::JournalOptions journal_options_of(const ServeOptions& options);
 // --journal-retention (an age or a size), --journal-max-size and --snapshot-retention.
 journal::RetentionPolicy retention_policy_of(const ServeOptions& options);
+// --journal-raw-objects.
+schema::RawObjectMode raw_object_mode_of(const ServeOptions& options);
+// What the serve loop and its start take from the flags.
+controller::StartOptions start_options_of(const ServeOptions& options, actors::runtime::EngineOptions engine);
+controller::LoopOptions loop_options_of(const ServeOptions& options);
 
 // The `config` record (design.md §2): every flag with its effective value, the binary version
 // and revision, the decision-logic version, the journal UUID and schema version, and the

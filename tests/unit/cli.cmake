@@ -1,6 +1,5 @@
 # Flag values, RFC 3339 times, logging and the koordq command line (base/ value parsers and log,
-# cmd/), `serve`'s start (the writes of the previous process left without an answer, a relist
-# epoch's changes), and `koordq at`'s renderings: tables, YAML and the unit view (cmd/at_*).
+# cmd/), and `koordq at`'s renderings: tables, YAML and the unit view (cmd/at_*).
 koordq_gtest(cli_unit_tests unit
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/go_duration_test.cpp
@@ -12,8 +11,6 @@ koordq_gtest(cli_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/when_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/serve_flags_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/offline_flags_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/unanswered_writes_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/relist_changes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/serve_surfaces_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/at_render_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/journal_witness_writer_test.cpp

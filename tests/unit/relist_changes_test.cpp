@@ -1,12 +1,13 @@
-// A relist epoch's changes read against the decision state in place (cmd/serve_state.hpp): what
+// A relist epoch's changes read against the decision state in place (controller/relist_changes.hpp): what
 // the journal holds of each kind, and events that own their objects once the state is gone.
+#include "controller/relist_changes.hpp"
+
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "cmd/serve_state.hpp"
 #include "tests/support/scheduler_fixture.hpp"
 
 namespace koordq::testing {
@@ -37,13 +38,14 @@ TEST(RelistChanges, each_kind_is_diffed_against_its_own_journaled_objects) {
   std::vector<schema::DecodedObject> units;
   units.push_back(listed(unit("kept", "team-a", "1")));
   units.push_back(listed(unit("new", "team-a", "1")));
-  const auto unit_changes =
-      cmd::relist_changes(*state, schema::ObjectKind::kQueueUnit, std::move(units), schema::RawObjectMode::kFull);
-  const auto queue_changes = cmd::relist_changes(*state, schema::ObjectKind::kQueue, {}, schema::RawObjectMode::kOff);
+  const auto unit_changes = controller::relist_changes(*state, schema::ObjectKind::kQueueUnit, std::move(units),
+                                                       schema::RawObjectMode::kFull);
+  const auto queue_changes =
+      controller::relist_changes(*state, schema::ObjectKind::kQueue, {}, schema::RawObjectMode::kOff);
   std::vector<schema::DecodedObject> quotas;
   quotas.push_back(listed(quota("team-a", "", {{"cpu", "4"}})));
-  const auto quota_changes =
-      cmd::relist_changes(*state, schema::ObjectKind::kElasticQuota, std::move(quotas), schema::RawObjectMode::kOff);
+  const auto quota_changes = controller::relist_changes(*state, schema::ObjectKind::kElasticQuota, std::move(quotas),
+                                                        schema::RawObjectMode::kOff);
   state.reset();  // the events own what they carry
 
   EXPECT_EQ(names(unit_changes), (std::vector<std::string>{"DELETED gone synthesized", "ADDED new"}));

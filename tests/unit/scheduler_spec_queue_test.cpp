@@ -75,7 +75,7 @@ TEST(SchedulerSpecQueue, a_write_never_answered_before_a_restart_is_decided_agai
   Admitted t;
   ASSERT_FALSE(::testing::Test::HasFailure());
   t.status_seen();
-  // At start, the write without an answer gets the synthesised `unknown` (cmd/serve_state).
+  // At start, the write without an answer gets the synthesised `unknown` (controller/unanswered_writes).
   t.d.s.apply_outcome(spec_queue_answer(t.admission_round, t.admission, OutcomeResult::kUnknown));
   const auto next = t.d.round();
   const auto writes = spec_queue_writes(next);

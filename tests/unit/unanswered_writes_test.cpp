@@ -1,6 +1,8 @@
 // The writes a previous `serve` decided and never heard back about (design.md §3): at start, the
 // state restored from its journal names exactly those, each by its decision's address, and their
 // `unknown` outcomes, journaled and applied, release what the writes reserved (behaviour.md §7.3).
+#include "controller/unanswered_writes.hpp"
+
 #include <future>
 #include <memory>
 #include <stdexcept>
@@ -15,13 +17,13 @@
 #include "actors/wire/outcome_wire.hpp"
 #include "actors/wire/record_apply.hpp"
 #include "actors/wire/state_restore.hpp"
-#include "cmd/serve_config.hpp"
-#include "cmd/serve_state.hpp"
-#include "cmd/sync_appender.hpp"
+#include "controller/serve_start.hpp"
+#include "controller/sync_appender.hpp"
 #include "journal/watch_record.hpp"
 #include "replay/replay.hpp"
 #include "replay/state_diff.hpp"
 #include "tests/support/scheduler_fixture.hpp"
+#include "tests/support/scripted_serve.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace koordq::testing {
@@ -39,11 +41,11 @@ constexpr int64_t kStart = 1'776'000'000 * kSec;
 // applied to the live state; each round decided on that state and journaled after its inputs.
 class ServedJournal {
  public:
-  explicit ServedJournal(const cmd::ServeOptions& options) {
-    auto opened = journal::Journal::open(cmd::journal_options_of(options));
+  explicit ServedJournal(const controller::StartOptions& options) {
+    auto opened = journal::Journal::open(options.journal);
     if (!opened.ok()) throw std::runtime_error(opened.message());
     journal_ = std::move(opened).value();
-    append(cmd::make_config_body(options, journal_->uuid(), std::nullopt));
+    append(default_config_record(*journal_));
   }
 
   uint64_t append(std::unique_ptr<journal::CapnpRecordBody> body) {
@@ -167,7 +169,7 @@ bool decides(const std::vector<Decision>& decisions, DecisionKind kind, const st
 class UnansweredWrites : public ::testing::Test {
  protected:
   void SetUp() override {
-    options_.journal_dir = (dir_ / "journal").string();
+    options_.journal.dir = dir_ / "journal";
     ServedJournal j(options_);
     j.append(actors::make_role_body(actors::RoleEvent::kAcquired, "koordq-0", 1));
     j.relist(schema::ObjectKind::kElasticQuota,
@@ -196,14 +198,14 @@ class UnansweredWrites : public ::testing::Test {
     ASSERT_EQ(used_cpu(j.live, "team-a"), 4000);
   }
 
-  cmd::ServeOptions options_;
+  controller::StartOptions options_;
   TempDir dir_;
   ServedJournal::Round first_;
   ServedJournal::Round second_;
 };
 
 TEST_F(UnansweredWrites, the_restored_state_names_exactly_the_writes_without_an_answer) {
-  auto opened = cmd::open_serve_journal(options_, "", {});
+  auto opened = controller::open_serve_journal(options_, "", {});
   ASSERT_TRUE(opened.ok()) << opened.message();
 
   const uint32_t job0 = index_of(second_, DecisionKind::kAdmit, "default/job0");
@@ -220,22 +222,22 @@ TEST_F(UnansweredWrites, the_restored_state_names_exactly_the_writes_without_an_
       std::to_string(first_.seq) + "." + std::to_string(team_c) + " queue#0 queue team-c unknown",
   };
   // Each unit write addressed to its decision, as read from the round record.
-  EXPECT_EQ(addresses(cmd::unanswered_writes(opened->scheduler, opened->journal->reader())), expected);
+  EXPECT_EQ(addresses(controller::unanswered_writes(opened->scheduler, opened->journal->reader())), expected);
 }
 
 TEST_F(UnansweredWrites, their_unknown_outcomes_journaled_release_what_the_writes_reserved) {
-  auto opened = cmd::open_serve_journal(options_, "", {});
+  auto opened = controller::open_serve_journal(options_, "", {});
   ASSERT_TRUE(opened.ok()) << opened.message();
   actors::Scheduler& s = opened->scheduler;
   ASSERT_EQ(used_cpu(s, "team-a"), 4000);
 
   // As `serve` does at start: the outcomes appended until durable, then applied as read back.
   std::vector<std::unique_ptr<journal::RecordBody>> bodies;
-  for (const Outcome& o : cmd::unanswered_writes(s, opened->journal->reader())) {
+  for (const Outcome& o : controller::unanswered_writes(s, opened->journal->reader())) {
     bodies.push_back(actors::make_outcome_body(o));
   }
   ASSERT_EQ(bodies.size(), 5u);
-  cmd::SyncAppender appender(opened->journal->writer());
+  controller::SyncAppender appender(opened->journal->writer());
   auto seqs = appender.append(std::move(bodies));
   ASSERT_TRUE(seqs.ok()) << seqs.message();
   for (uint64_t seq : *seqs) {
@@ -249,7 +251,7 @@ TEST_F(UnansweredWrites, their_unknown_outcomes_journaled_release_what_the_write
   EXPECT_FALSE(s.units().at("default/job2").holds);
   EXPECT_FALSE(s.units().at("default/job0").holds);
   EXPECT_TRUE(s.units().at("default/job1").holds);
-  EXPECT_TRUE(cmd::unanswered_writes(s).empty());
+  EXPECT_TRUE(controller::unanswered_writes(s).empty());
   // What did not land is decided again; team-b's Queue, created, is only waited for.
   const auto next = s.decide();
   EXPECT_TRUE(decides(next, DecisionKind::kQueueCreate, "team-c"));
@@ -262,15 +264,14 @@ TEST_F(UnansweredWrites, their_unknown_outcomes_journaled_release_what_the_write
 // folds it (which resets what the previous process published, §14.2/§14.3), so the first round
 // after the restart was decided on another state than the replay's.
 TEST_F(UnansweredWrites, a_process_start_leaves_the_live_state_the_replay_folds) {
-  auto opened = cmd::open_serve_journal(options_, "", {});
+  auto opened = controller::open_serve_journal(options_, "", {});
   ASSERT_TRUE(opened.ok()) << opened.message();
   actors::Scheduler& s = opened->scheduler;
   bool published = false;
   for (const auto& [name, q] : s.queues()) published = published || q.last_published.has_value();
   ASSERT_TRUE(published) << "the previous process published queueItemDetails: the start must forget them";
 
-  auto started = cmd::append_process_start(*opened->journal, s,
-                                           cmd::make_config_body(options_, opened->journal->uuid(), std::nullopt));
+  auto started = controller::append_process_start(*opened->journal, s, default_config_record(*opened->journal));
   ASSERT_TRUE(started.ok()) << started.message();
   EXPECT_EQ(started->size(), 6u);  // the config record and five unknown outcomes
 
@@ -285,7 +286,7 @@ TEST_F(UnansweredWrites, a_process_start_leaves_the_live_state_the_replay_folds)
 // replay --verify compares each snapshot with the fold at its seq: a snapshot of a live state that
 // had not folded a record (here the effect of a config record the fold has not seen) is named.
 TEST_F(UnansweredWrites, verify_names_a_snapshot_that_differs_from_the_fold) {
-  auto opened = cmd::open_serve_journal(options_, "", {});
+  auto opened = controller::open_serve_journal(options_, "", {});
   ASSERT_TRUE(opened.ok()) << opened.message();
   journal::Journal& j = *opened->journal;
   const uint64_t head = j.reader().last_seq();

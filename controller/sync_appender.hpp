@@ -10,7 +10,7 @@
 #include "base/result.hpp"
 #include "journal/group_commit.hpp"
 
-namespace koordq::cmd {
+namespace koordq::controller {
 
 class SyncAppender {
  public:
@@ -27,4 +27,4 @@ class SyncAppender {
   std::condition_variable cv_;
 };
 
-}  // namespace koordq::cmd
+}  // namespace koordq::controller

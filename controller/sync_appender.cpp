@@ -1,11 +1,11 @@
-#include "cmd/sync_appender.hpp"
+#include "controller/sync_appender.hpp"
 
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 
-namespace koordq::cmd {
+namespace koordq::controller {
 namespace {
 
 class SharedRecordBody final : public journal::RecordBody {
@@ -53,4 +53,4 @@ Result<std::vector<uint64_t>> SyncAppender::append(std::vector<std::unique_ptr<j
   return seqs;
 }
 
-}  // namespace koordq::cmd
+}  // namespace koordq::controller

@@ -1,10 +1,10 @@
-#include "cmd/cluster_inbox.hpp"
+#include "controller/cluster_inbox.hpp"
 
 #include <utility>
 
 #include "base/log.hpp"
 
-namespace koordq::cmd {
+namespace koordq::controller {
 
 void ClusterInbox::push(LoopInput input) {
   {
@@ -33,6 +33,19 @@ void ClusterInbox::wake() {
   cv_.notify_one();
 }
 
+void ClusterInbox::start_clock(actors::runtime::DecisionEngine& engine, actors::runtime::TickPolicy policy) {
+  clock_ = std::make_unique<actors::runtime::Clock>(engine, policy,
+                                                    actors::runtime::ClockHooks{wall_now_, [this](int64_t) {
+                                                                                  LoopInput in;
+                                                                                  in.kind = LoopInput::Kind::kTick;
+                                                                                  push(std::move(in));
+                                                                                }});
+}
+
+void ClusterInbox::arm_clock(std::optional<int64_t> deadline, int64_t seen_through) {
+  if (clock_) clock_->arm(deadline, seen_through);
+}
+
 void InboxSink::on_relist(const kube::WatchedResource& resource, kube::ListSnapshot list) {
   for (const auto& rejected : list.rejected) {
     KQ_LOG_ERROR("{}: an item of the LIST does not decode and is left out: {}", resource.describe(), rejected.error);
@@ -45,15 +58,11 @@ void InboxSink::on_relist(const kube::WatchedResource& resource, kube::ListSnaps
 }
 
 void InboxSink::on_event(const kube::WatchedResource& resource, schema::WatchEvent event) {
-  LoopInput in;
-  in.kind = LoopInput::Kind::kWatch;
-  in.resource = resource.kind;
-  in.event = std::move(event);
-  inbox_.push(std::move(in));
+  inbox_.push(LoopInput{.kind = LoopInput::Kind::kWatch, .resource = resource.kind, .event = std::move(event)});
 }
 
 void InboxSink::on_problem(const kube::WatchedResource& resource, const std::string& message) {
   KQ_LOG_WARNING("{}: {}", resource.describe(), message);
 }
 
-}  // namespace koordq::cmd
+}  // namespace koordq::controller

@@ -1,0 +1,36 @@
+// The serving surfaces (serve_surfaces.hpp) told what the serve loop does (controller/
+// loop_observer.hpp): leading, the initial sync, journal failures, relists, quarantine.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "cmd/serve_surfaces.hpp"
+#include "controller/loop_observer.hpp"
+
+namespace koordq::cmd {
+
+class SurfacesObserver : public controller::ServeObserver {
+ public:
+  // `leader`: leading from the start (--simulate).
+  SurfacesObserver(ServeSurfaces& surfaces, bool leader) : surfaces_(surfaces), leader_(leader) {}
+
+  void quarantined() override { surfaces_.metrics().count_quarantine(); }
+  Status serving(journal::Journal& journal, actors::runtime::DecisionEngine& engine) override {
+    return surfaces_.attach(journal, engine, leader_);
+  }
+  void stop_serving() override { surfaces_.stop(); }
+  void relisted(const char* resource) override { surfaces_.metrics().count_relist(resource); }
+  Status became_leader() override { return surfaces_.became_leader(); }
+  void stopped_leading() override { surfaces_.stopped_leading(); }
+  Status initial_sync_done() override { return surfaces_.initial_sync_done(); }
+  void journal_failure(std::optional<std::string> error) override { surfaces_.set_journal_failure(std::move(error)); }
+
+ protected:
+  ServeSurfaces& surfaces_;
+
+ private:
+  bool leader_;
+};
+
+}  // namespace koordq::cmd

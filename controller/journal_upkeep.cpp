@@ -1,0 +1,40 @@
+#include "controller/journal_upkeep.hpp"
+
+#include "actors/wire/state_restore.hpp"
+#include "base/log.hpp"
+
+namespace koordq::controller {
+
+void JournalUpkeep::snapshot() {
+  engine_.read_state([&](const actors::Scheduler& s, uint64_t seq) {
+    if (seq == 0 || seq == last_snapshot_) return;
+    last_snapshot_ = seq;
+    if (Status st = actors::write_state_snapshot(journal_, s, seq, s.now(), journal_.uuid()); !st.ok()) {
+      KQ_LOG_ERROR("snapshot at seq {} failed: {}", seq, st.message());
+      return;
+    }
+    KQ_V(5)("snapshot at seq {}", seq);
+  });
+}
+
+void JournalUpkeep::after_cycle() {
+  if (engine_.applied_seq() >= last_snapshot_ + options_.snapshot_every) snapshot();
+  enforce_retention();
+}
+
+// Retention drops whole ranges behind a snapshot; checked every --snapshot-every records.
+void JournalUpkeep::enforce_retention() {
+  const uint64_t head = journal_.writer().durable_head().seq;
+  if (head < retention_checked_ + options_.snapshot_every) return;
+  retention_checked_ = head;
+  auto result = journal::apply_retention(journal_, options_.retention);
+  if (!result.ok()) {
+    KQ_LOG_ERROR("journal retention failed: {}", result.message());
+  } else if (result->dropped_records > 0 || result->dropped_snapshots > 0) {
+    KQ_V(5)
+    ("journal retention dropped {} records and {} snapshots; oldest retained seq {}", result->dropped_records,
+     result->dropped_snapshots, result->first_seq);
+  }
+}
+
+}  // namespace koordq::controller
