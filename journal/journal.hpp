@@ -90,6 +90,4 @@ class Journal {
   std::unique_ptr<GroupCommitWriter> writer_;
 };
 
-std::string random_uuid();
-
 }  // namespace koordq::journal
