@@ -26,8 +26,7 @@ std::unique_ptr<journal::CapnpRecordBody> make_config_body(const ServeOptions& o
                                                            const std::optional<journal::QuarantineReport>& quarantined);
 
 // A journal UUID derived from the simulator seed, so that two virtual-clock runs with one seed
-// write byte-identical journals (behaviour.md §21): the RFC 4122 version 5 (name-based, SHA-1)
-// UUID of `koordq-simulate-seed:<seed>` in koordq's namespace (base/uuid.hpp).
+// write byte-identical journals (behaviour.md §21).
 std::string uuid_from_seed(uint64_t seed);
 
 }  // namespace koordq::cmd
