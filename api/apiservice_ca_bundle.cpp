@@ -3,6 +3,7 @@
 #include <rapidjson/document.h>
 
 #include "api/json_out.hpp"
+#include "base/base64.hpp"
 
 namespace koordq::api {
 namespace {
@@ -35,34 +36,10 @@ Result<ApiServiceView> api_service_view(std::string_view apiservice_json) {
   return view;
 }
 
-std::string base64(std::string_view bytes) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    const uint32_t v = (static_cast<uint8_t>(bytes[i]) << 16) | (static_cast<uint8_t>(bytes[i + 1]) << 8) |
-                       static_cast<uint8_t>(bytes[i + 2]);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += kAlphabet[v & 63];
-  }
-  if (const size_t rest = bytes.size() - i; rest > 0) {
-    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
-    if (rest == 2) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += rest == 2 ? kAlphabet[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
-
 std::string ca_bundle_patch(std::string_view certificate_pem) {
   JsonOut out;
   out.begin_object().key("spec").begin_object();
-  out.field("caBundle", base64(certificate_pem)).field("insecureSkipTLSVerify", false);
+  out.field("caBundle", base::base64_encode(certificate_pem)).field("insecureSkipTLSVerify", false);
   out.end_object().end_object();
   return out.take();
 }

@@ -20,9 +20,6 @@ struct ApiServiceView {
 
 Result<ApiServiceView> api_service_view(std::string_view apiservice_json);
 
-// Standard base64 with padding, as Kubernetes stores []byte fields.
-std::string base64(std::string_view bytes);
-
 // {"spec":{"caBundle":"<base64 of pem>","insecureSkipTLSVerify":false}}
 std::string ca_bundle_patch(std::string_view certificate_pem);
 

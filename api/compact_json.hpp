@@ -1,5 +1,5 @@
 // Compact JSON text appended to one string, byte for byte what rapidjson::Writer writes for the
-// same calls (strings through schema::write_json_string, which escapes as it does). The visibility
+// same calls (strings through base::write_json_string, which escapes as it does). The visibility
 // API writes pages of hundreds of kilobytes through it: strings are copied in runs of 8 bytes with
 // nothing to escape, and every piece goes into the buffer without a per-character capacity check,
 // where RapidJSON's writer goes character by character (BENCHMARKS.md, serving surfaces).

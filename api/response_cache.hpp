@@ -9,8 +9,9 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
-#include "base/byte_bounded_lru.hpp"
+#include "base/lru_cache.hpp"
 
 namespace koordq::api {
 
@@ -21,11 +22,11 @@ class ResponseCache {
   // block.
   static constexpr size_t kEntryOverhead = 160;
 
-  explicit ResponseCache(size_t max_bytes = kDefaultMaxBytes) : entries_(max_bytes) {}
+  explicit ResponseCache(size_t max_bytes = kDefaultMaxBytes) : max_bytes_(max_bytes), entries_(max_bytes) {}
 
   std::shared_ptr<const std::string> find(uint64_t revision, const std::string& key) {
     std::lock_guard lock(mu_);
-    const auto* body = entries_.find(cache_key(revision, key));
+    const auto* body = entries_.get(cache_key(revision, key));
     return body != nullptr ? *body : nullptr;
   }
 
@@ -33,13 +34,15 @@ class ResponseCache {
     std::string k = cache_key(revision, key);
     // The key is held twice (the recency list and the index).
     const size_t bytes = body->size() + 2 * k.size() + kEntryOverhead;
+    if (bytes > max_bytes_) return;  // an answer larger than the whole cache is not kept
+    std::vector<std::shared_ptr<const std::string>> evicted;
     std::lock_guard lock(mu_);
-    entries_.insert(std::move(k), std::move(body), bytes);
+    evicted = entries_.put(k, std::move(body), bytes);
   }
 
   size_t bytes() const {
     std::lock_guard lock(mu_);
-    return entries_.bytes();
+    return entries_.cost();
   }
   size_t entries() const {
     std::lock_guard lock(mu_);
@@ -51,8 +54,9 @@ class ResponseCache {
     return std::to_string(revision) + ' ' + key;
   }
 
+  const size_t max_bytes_;
   mutable std::mutex mu_;
-  base::ByteBoundedLru<std::string, std::shared_ptr<const std::string>> entries_;
+  base::LruCache<std::string, std::shared_ptr<const std::string>> entries_;
 };
 
 }  // namespace koordq::api

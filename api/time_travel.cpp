@@ -28,7 +28,11 @@ std::string_view to_string(TimeTravelResult result) {
 
 TimeTravel::TimeTravel(TimeTravelOptions options, journal::JournalReader& reader, LiveStateRead live,
                        TimeTravelObserver observer)
-    : options_(std::move(options)), reader_(reader), live_(std::move(live)), observer_(std::move(observer)) {}
+    : options_(std::move(options)),
+      reader_(reader),
+      live_(std::move(live)),
+      observer_(std::move(observer)),
+      cache_(options_.cache_bytes) {}
 
 size_t TimeTravel::estimated_size(const actors::Scheduler& state) {
   // Measured per waiting unit in BENCHMARKS.md (about 2.2 KiB), with room for queues and quotas.
@@ -70,10 +74,8 @@ std::optional<ApiError> TimeTravel::resolve(const PointInTime& at, uint64_t& rev
 
 std::shared_ptr<const actors::Scheduler> TimeTravel::cached(uint64_t revision) {
   std::lock_guard lock(cache_mu_);
-  const auto it = cache_.find(revision);
-  if (it == cache_.end()) return nullptr;
-  recency_.splice(recency_.begin(), recency_, it->second.recency);
-  return it->second.state;
+  const auto* state = cache_.get(revision);
+  return state != nullptr ? *state : nullptr;
 }
 
 void TimeTravel::remember(uint64_t revision, std::shared_ptr<const actors::Scheduler> state) {
@@ -83,19 +85,8 @@ void TimeTravel::remember(uint64_t revision, std::shared_ptr<const actors::Sched
   // restore, which cache hits of other requests would otherwise wait for.
   std::vector<std::shared_ptr<const actors::Scheduler>> evicted;
   std::lock_guard lock(cache_mu_);
-  if (cache_.count(revision)) return;
-  while (cache_bytes_ + bytes > options_.cache_bytes && !recency_.empty()) {
-    const uint64_t oldest = recency_.back();
-    recency_.pop_back();
-    if (const auto entry = cache_.find(oldest); entry != cache_.end()) {
-      cache_bytes_ -= entry->second.bytes;
-      evicted.push_back(std::move(entry->second.state));
-      cache_.erase(entry);
-    }
-  }
-  recency_.push_front(revision);
-  cache_[revision] = Entry{std::move(state), bytes, recency_.begin()};
-  cache_bytes_ += bytes;
+  if (cache_.contains(revision)) return;
+  evicted = cache_.put(revision, std::move(state), bytes);
 }
 
 size_t TimeTravel::cached_states() const {
@@ -105,7 +96,7 @@ size_t TimeTravel::cached_states() const {
 
 size_t TimeTravel::cached_bytes() const {
   std::lock_guard lock(cache_mu_);
-  return cache_bytes_;
+  return cache_.cost();
 }
 
 std::optional<ApiError> TimeTravel::read(const PointInTime& at, const StateRead& read) {

@@ -9,8 +9,6 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <list>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,6 +18,7 @@
 #include "actors/core/scheduler.hpp"
 #include "api/api_error.hpp"
 #include "api/read_params.hpp"
+#include "base/lru_cache.hpp"
 #include "journal/journal_reader.hpp"
 
 namespace koordq::api {
@@ -69,15 +68,8 @@ class TimeTravel {
   TimeTravelObserver observer_;
   std::mutex journal_mu_;  // the reader's retained-range lookups
 
-  struct Entry {
-    std::shared_ptr<const actors::Scheduler> state;
-    size_t bytes = 0;
-    std::list<uint64_t>::iterator recency;
-  };
   mutable std::mutex cache_mu_;
-  std::map<uint64_t, Entry> cache_;
-  std::list<uint64_t> recency_;  // most recent first
-  size_t cache_bytes_ = 0;
+  base::LruCache<uint64_t, std::shared_ptr<const actors::Scheduler>> cache_;  // cost: estimated bytes
   std::atomic<size_t> inflight_{0};
 };
 

@@ -7,16 +7,9 @@
 #include <string_view>
 
 #include "base/result.hpp"
+#include "base/time_units.hpp"
 
 namespace koordq::base {
-
-inline constexpr int64_t kNanosecond = 1;
-inline constexpr int64_t kMicrosecond = 1'000;
-inline constexpr int64_t kMillisecond = 1'000'000;
-inline constexpr int64_t kSecond = 1'000'000'000;
-inline constexpr int64_t kMinute = 60 * kSecond;
-inline constexpr int64_t kHour = 60 * kMinute;
-inline constexpr int64_t kDay = 24 * kHour;
 
 // An optional sign, then one or more `<decimal><unit>` (`300ms`, `-1.5h`, `2h45m`), or the bare
 // token `0`. Units: ns, us, µs (U+00B5 or U+03BC), ms, s, m, h. A fraction is truncated toward zero

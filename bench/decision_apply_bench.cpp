@@ -58,7 +58,7 @@ const Corpus& corpus() {
         o.http_code = 200;
         o.resource_version = std::to_string(1'000'000 + chain.last_seq());
         o.target = ds[i].target;
-        add(chain.append(*actors::make_outcome_body(o), t + kMilli));
+        add(chain.append(*actors::make_outcome_body(o), t + kMillisecond));
         ++out.outcomes;
       }
     }

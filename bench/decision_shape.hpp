@@ -11,18 +11,19 @@
 #include <vector>
 
 #include "actors/core/scheduler.hpp"
+#include "base/time_units.hpp"
 #include "journal/stored_record.hpp"
 #include "journal/watch_record.hpp"
 #include "tests/support/stored_records.hpp"
 
 namespace koordq::bench {
 
-inline constexpr int64_t kSecond = 1'000'000'000;
-inline constexpr int64_t kMilli = 1'000'000;
+using base::kMillisecond;
+using base::kSecond;
 inline constexpr int64_t kT0 = 1'776'000'000 * kSecond;
 // --schedule-suspend-time-ms: a queue attempts at most once per this interval, so every round
 // of the benchmarks is one suspend interval after the previous one.
-inline constexpr int64_t kRoundStep = 10 * kMilli;
+inline constexpr int64_t kRoundStep = 10 * kMillisecond;
 
 struct Shape {
   int queues = 1000;
@@ -65,7 +66,7 @@ inline schema::QueueUnit make_unit(int64_t i, const std::string& quota) {
   u.metadata.namespace_ = "ns-" + std::to_string(i % 20);
   u.metadata.uid = "uid-" + std::to_string(i);
   u.metadata.resource_version = std::to_string(100 + i);
-  u.metadata.creation_timestamp = kT0 - 600 * kSecond + i * kMilli;
+  u.metadata.creation_timestamp = kT0 - 600 * kSecond + i * kMillisecond;
   u.metadata.labels["quota.scheduling.koordinator.sh/name"] = quota;
   const int32_t priority = static_cast<int32_t>((i * 7919) % 100);
   if (priority != 0) u.spec.priority = priority;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "api/apiservice_ca_bundle.hpp"
+#include "base/base64.hpp"
 #include "base/log.hpp"
 
 namespace koordq::cmd {
@@ -44,7 +45,7 @@ void ApiServiceCaBundleKeeper::keep(api::TlsMaterial& tls) {
                 view->service_host, apiservice_);
   }
   const std::string certificate = tls.serving_certificate();
-  if (view->ca_bundle == api::base64(certificate) && !view->insecure_skip_tls_verify) {
+  if (view->ca_bundle == base::base64_encode(certificate) && !view->insecure_skip_tls_verify) {
     last_problem_.clear();
     return;
   }

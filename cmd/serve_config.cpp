@@ -1,10 +1,11 @@
 #include "cmd/serve_config.hpp"
 
 #include <algorithm>
-#include <cstdio>
+#include <array>
 #include <cstdlib>
 
 #include "actors/wire/config_wire.hpp"
+#include "base/uuid.hpp"
 #include "cmd/build_info.hpp"
 #include "journal/hash_chain.hpp"
 #include "schema/wire_schema_version.hpp"
@@ -54,11 +55,11 @@ journal::RetentionPolicy retention_policy_of(const ServeOptions& o) {
 
 std::string uuid_from_seed(uint64_t seed) {
   const journal::Hash h = journal::sha256("koordq-simulate-seed:" + std::to_string(seed));
-  char out[37];
-  std::snprintf(out, sizeof out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", h[0], h[1],
-                h[2], h[3], h[4], h[5], (h[6] & 0x0f) | 0x50, h[7], (h[8] & 0x3f) | 0x80, h[9], h[10], h[11], h[12],
-                h[13], h[14], h[15]);
-  return out;
+  std::array<uint8_t, 16> bytes{};
+  std::copy_n(h.begin(), bytes.size(), bytes.begin());
+  bytes[6] = static_cast<uint8_t>((bytes[6] & 0x0f) | 0x50);
+  bytes[8] = static_cast<uint8_t>((bytes[8] & 0x3f) | 0x80);
+  return base::uuid_text(bytes);
 }
 
 std::unique_ptr<journal::CapnpRecordBody> make_config_body(

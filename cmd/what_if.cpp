@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "base/decimal_ppm.hpp"
+#include "base/time_units.hpp"
 #include "cmd/flag_reader.hpp"
 #include "cmd/object_names.hpp"
 #include "schema/quantity.hpp"
@@ -17,7 +18,7 @@ constexpr std::string_view kMaxInfix = ".max.";
 constexpr std::string_view kPolicySuffix = ".policy";
 constexpr std::string_view kInitialBackoffKey = "pod-initial-backoff-seconds";
 constexpr std::string_view kMaxBackoffKey = "pod-max-backoff-seconds";
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 // A backoff in nanoseconds fits an int64_t.
 constexpr int64_t kMaxBackoffSeconds = INT64_MAX / kSecond;
 

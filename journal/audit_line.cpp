@@ -1,8 +1,11 @@
 #include "journal/audit_line.hpp"
 
-#include <cstdio>
+#include <algorithm>
+#include <array>
 
+#include "base/json_string.hpp"
 #include "base/rfc3339.hpp"
+#include "base/uuid.hpp"
 #include "journal/export_line.hpp"
 #include "journal/signed_statements.hpp"
 
@@ -29,6 +32,10 @@ const char* resource_of(wire::ObjectKind kind) {
   return "unknown";
 }
 
+std::string_view text(capnp::Text::Reader t) {
+  return {t.cStr(), t.size()};
+}
+
 std::string verb_of(const StoredRecord& r) {
   const auto body = r.reader().getBody();
   switch (r.kind()) {
@@ -53,40 +60,23 @@ std::string verb_of(const StoredRecord& r) {
   }
 }
 
-void append_string(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (u < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", u);
-      out.append(buf);
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
-}
-
 void append_member(std::string& out, std::string_view key, std::string_view value, bool first = false) {
   if (!first) out.push_back(',');
-  append_string(out, key);
+  base::append_json_string(out, key);
   out.push_back(':');
-  append_string(out, value);
+  base::append_json_string(out, value);
 }
 
 }  // namespace
 
 std::string audit_id(std::string_view journal_uuid, uint64_t seq) {
   const Hash h = sha256(std::string(journal_uuid) + ":" + std::to_string(seq));
-  char out[37];
-  std::snprintf(out, sizeof out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", h[0], h[1],
-                h[2], h[3], h[4], h[5], (h[6] & 0x0f) | 0x80, h[7], (h[8] & 0x3f) | 0x80, h[9], h[10], h[11], h[12],
-                h[13], h[14], h[15]);
-  return out;
+  // The first 16 bytes of the digest, marked as RFC 9562 version 8 (custom), RFC 4122 variant.
+  std::array<uint8_t, 16> bytes{};
+  std::copy_n(h.begin(), bytes.size(), bytes.begin());
+  bytes[6] = static_cast<uint8_t>((bytes[6] & 0x0f) | 0x80);
+  bytes[8] = static_cast<uint8_t>((bytes[8] & 0x3f) | 0x80);
+  return base::uuid_text(bytes);
 }
 
 std::string render_audit_line(const StoredRecord& r, std::string_view journal_uuid) {
@@ -105,12 +95,12 @@ std::string render_audit_line(const StoredRecord& r, std::string_view journal_uu
     const auto w = r.reader().getBody().getWatch();
     out.append(",\"objectRef\":{");
     append_member(out, "resource", resource_of(w.getObjectKind()), true);
-    if (w.getNamespace().size() > 0) append_member(out, "namespace", w.getNamespace().cStr());
-    append_member(out, "name", w.getName().cStr());
-    append_member(out, "uid", w.getUid().cStr());
+    if (w.getNamespace().size() > 0) append_member(out, "namespace", text(w.getNamespace()));
+    append_member(out, "name", text(w.getName()));
+    append_member(out, "uid", text(w.getUid()));
     append_member(out, "apiGroup", api_group_of(w.getObjectKind()));
     append_member(out, "apiVersion", "v1alpha1");
-    append_member(out, "resourceVersion", w.getResourceVersion().cStr());
+    append_member(out, "resourceVersion", text(w.getResourceVersion()));
     out.push_back('}');
   }
   append_member(out, "requestReceivedTimestamp", time);

@@ -3,8 +3,9 @@
 #include <capnp/compat/json.h>
 #include <simdjson.h>
 
+#include "base/base64.hpp"
+#include "base/json_string.hpp"
 #include "base/rfc3339.hpp"
-#include "journal/base64.hpp"
 
 namespace koordq::journal {
 namespace {
@@ -41,12 +42,6 @@ const capnp::JsonCodec& codec() {
   return instance.codec;
 }
 
-void append_json_string(std::string& out, std::string_view s) {
-  out.push_back('"');
-  out.append(s);  // only hex, base64, kind names and RFC 3339 times: nothing to escape
-  out.push_back('"');
-}
-
 // B as the writer produces it: every pointer in bounds, no padding, no far pointers. A record from
 // outside must be, before anything reads it deeply (Cap'n Proto checks pointers lazily, on use).
 bool is_canonical(const StoredRecord& record) {
@@ -80,16 +75,16 @@ std::string render_export_line(const StoredRecord& record) {
   line.reserve(record.stored_value().size() * 3);
   line.append("{\"seq\":").append(std::to_string(record.seq()));
   line.append(",\"time\":");
-  append_json_string(line, base::format_rfc3339_millis(record.time()));
+  base::append_json_string(line, base::format_rfc3339_millis(record.time()));
   line.append(",\"kind\":");
-  append_json_string(line, kind_name(record.kind()));
+  base::append_json_string(line, kind_name(record.kind()));
   line.append(",\"prevHash\":");
-  append_json_string(line, to_hex(record.prev_hash()));
+  base::append_json_string(line, to_hex(record.prev_hash()));
   line.append(",\"hash\":");
-  append_json_string(line, to_hex(record.hash()));
+  base::append_json_string(line, to_hex(record.hash()));
   line.append(",\"body\":").append(render_body_json(record));
   line.append(",\"b\":");
-  append_json_string(line, base64_encode(record.canonical_bytes()));
+  base::append_json_string(line, base::base64_encode(record.canonical_bytes()));
   line.push_back('}');
   return line;
 }
@@ -105,7 +100,7 @@ Result<StoredRecord> parse_export_line(std::string_view line, uint64_t* claimed_
   std::string_view b64, hash_hex;
   if (doc["b"].get(b64) != simdjson::SUCCESS) return make_error("missing string member \"b\" (the canonical bytes)");
   if (doc["hash"].get(hash_hex) != simdjson::SUCCESS) return make_error("missing string member \"hash\"");
-  auto bytes = base64_decode(b64);
+  auto bytes = base::base64_decode(b64);
   if (!bytes) return make_error("member \"b\" is not valid base64");
   Hash hash{};
   if (!from_hex(hash_hex, hash)) return make_error("member \"hash\" is not 64 lowercase hex digits");

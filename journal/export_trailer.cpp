@@ -4,6 +4,7 @@
 
 #include <simdjson.h>
 
+#include "base/json_string.hpp"
 #include "journal/signed_statements.hpp"
 
 namespace koordq::journal {
@@ -11,28 +12,11 @@ namespace {
 
 constexpr std::string_view kTrailerStart = "{\"trailer\":";
 
-void append_trailer_string(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out.append(buf);
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
-}
-
 }  // namespace
 
 std::string render_export_trailer_object(const ExportTrailer& t) {
   std::string out = "{\"journal\":";
-  append_trailer_string(out, t.journal_uuid);
+  base::append_json_string(out, t.journal_uuid);
   out.append(",\"firstSeq\":").append(std::to_string(t.first_seq));
   out.append(",\"firstPrevHash\":\"").append(to_hex(t.first_prev_hash)).append("\"");
   out.append(",\"lastSeq\":").append(std::to_string(t.last_seq));
@@ -46,7 +30,7 @@ std::string render_export_trailer(const ExportTrailer& t) {
   out.append(render_export_trailer_object(t));
   if (t.signature) {
     out.append(",\"signature\":");
-    append_trailer_string(out, render_signature(*t.signature));
+    base::append_json_string(out, render_signature(*t.signature));
   }
   out.push_back('}');
   return out;

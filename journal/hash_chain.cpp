@@ -5,6 +5,8 @@
 
 #include <openssl/evp.h>
 
+#include "base/hex.hpp"
+
 namespace koordq::journal {
 namespace {
 
@@ -30,12 +32,6 @@ Hash digest(std::string_view a, std::string_view b) {
   return out;
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
 }  // namespace
 
 Hash sha256(std::string_view bytes) {
@@ -51,23 +47,12 @@ Hash genesis_hash(std::string_view journal_uuid) {
 }
 
 std::string to_hex(const Hash& h) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out(64, '0');
-  for (size_t i = 0; i < h.size(); ++i) {
-    out[2 * i] = kDigits[h[i] >> 4];
-    out[2 * i + 1] = kDigits[h[i] & 0xf];
-  }
-  return out;
+  return base::hex_encode(as_bytes(h));
 }
 
 bool from_hex(std::string_view hex, Hash& out) {
-  if (hex.size() != 64) return false;
-  for (size_t i = 0; i < out.size(); ++i) {
-    const int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0) return false;
-    out[i] = static_cast<uint8_t>(hi << 4 | lo);
-  }
-  return true;
+  const auto bytes = base::hex_decode(hex);
+  return bytes && from_bytes(*bytes, out);
 }
 
 std::string_view as_bytes(const Hash& h) {

@@ -10,6 +10,7 @@
 #include <rocksdb/write_batch.h>
 #include <sys/stat.h>
 
+#include "base/uuid.hpp"
 #include "journal/chain_check.hpp"
 #include "journal/cluster_identity.hpp"
 #include "journal/keys.hpp"
@@ -93,17 +94,11 @@ int64_t wall_now() {
 
 }  // namespace
 
-std::string random_uuid() {
-  unsigned char b[16];
-  if (RAND_bytes(b, sizeof b) != 1) throw std::runtime_error("no randomness from OpenSSL");
-  b[6] = (b[6] & 0x0f) | 0x40;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  char out[37];
-  std::snprintf(out, sizeof out, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
-                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-  return out;
-}
-
+// Over 100 lines on purpose: recovery is one ordered sequence (identity, schema, chain from the
+// verified point, retention cut, HEAD and its signature, RocksDB's damage), each check reading
+// what the ones before it found, ending in an error, a quarantine and reopen, or the writer.
+// Read top to bottom it is the recovery of design.md §5; split, its order would be spread
+// over functions sharing a dozen locals.
 Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
   std::error_code ec;
   fs::create_directories(options.dir, ec);
@@ -146,7 +141,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
     } else if (damage) {
       corruption = ChainBreak{1, *damage};
     } else {
-      j->uuid_ = options.new_uuid.empty() ? random_uuid() : options.new_uuid;
+      j->uuid_ = options.new_uuid.empty() ? base::random_uuid() : options.new_uuid;
       rocksdb::WriteBatch batch;
       batch.Put(j->store_->meta(), kMetaUuid, j->uuid_);
       batch.Put(j->store_->meta(), kMetaSchema, std::to_string(kSchemaMajor) + "." + std::to_string(kSchemaMinor));

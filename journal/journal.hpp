@@ -98,6 +98,4 @@ class Journal {
   std::unique_ptr<GroupCommitWriter> writer_;
 };
 
-std::string random_uuid();
-
 }  // namespace koordq::journal

@@ -1,5 +1,6 @@
 #include "journal/journal_stat.hpp"
 
+#include "base/json_string.hpp"
 #include "base/rfc3339.hpp"
 
 namespace koordq::journal {
@@ -65,7 +66,9 @@ std::string render_stat_json(const JournalStat& s) {
     kinds += "\"" + std::string(kind_name(static_cast<RecordKind>(i))) + "\":" + std::to_string(s.kinds[i]);
   }
   auto quoted_time = [&](int64_t t) { return s.records ? "\"" + base::format_rfc3339_millis(t) + "\"" : "null"; };
-  return "{\"journal\":\"" + s.uuid + "\",\"records\":" + std::to_string(s.records) +
+  std::string journal;
+  base::append_json_string(journal, s.uuid);
+  return "{\"journal\":" + journal + ",\"records\":" + std::to_string(s.records) +
          ",\"firstSeq\":" + std::to_string(s.first_seq) + ",\"lastSeq\":" + std::to_string(s.last_seq) +
          ",\"firstTime\":" + quoted_time(s.first_time) + ",\"lastTime\":" + quoted_time(s.last_time) + ",\"kinds\":{" +
          kinds + "},\"snapshots\":" + std::to_string(s.snapshots) + ",\"bytes\":" + std::to_string(s.bytes) +

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <ctime>
 
+#include "base/time_units.hpp"
+
 namespace koordq::journal {
 namespace {
 
@@ -12,7 +14,7 @@ int64_t read_clock(clockid_t id) {
   return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 constexpr int64_t kSlewPerSecond = 1'000'000;  // 1 ms per second
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/hex.hpp"
 #include "schema/raw_object.hpp"
 
 namespace koordq::journal {
@@ -16,39 +17,17 @@ namespace {
 
 constexpr size_t kKeyBytes = schema::kRedactionKeyBytes;
 
-std::string hex(const unsigned char* bytes, size_t size) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < size; ++i) {
-    out += kHex[bytes[i] >> 4];
-    out += kHex[bytes[i] & 0x0F];
-  }
-  return out;
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
 Result<std::string> read_key(const std::filesystem::path& file) {
   std::ifstream in(file);
   std::string text;
   if (!in || !std::getline(in, text)) return make_error("cannot read the redaction key " + file.string());
-  std::string key;
-  for (size_t i = 0; i + 1 < text.size() && key.size() < kKeyBytes + 1; i += 2) {
-    const int high = hex_value(text[i]);
-    const int low = hex_value(text[i + 1]);
-    if (high < 0 || low < 0) break;
-    key += static_cast<char>(high * 16 + low);
-  }
-  if (text.size() != kKeyBytes * 2 || key.size() != kKeyBytes) {
+  const std::optional<std::string> key = base::hex_decode(text);
+  if (!key || key->size() != kKeyBytes) {
     return make_error("the redaction key " + file.string() + " is not " + std::to_string(kKeyBytes * 2) +
                       " lowercase hex digits; delete it to start a new one (later markers then differ from earlier "
                       "ones of the same values)");
   }
-  return key;
+  return *key;
 }
 
 }  // namespace
@@ -63,7 +42,8 @@ Result<std::string> load_or_create_redaction_key(const std::filesystem::path& di
   const std::filesystem::path draft = dir / (std::string(kRedactionKeyFile) + ".new");
   const int fd = ::open(draft.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return make_error("cannot create the redaction key " + draft.string() + ": " + std::strerror(errno));
-  const std::string text = hex(bytes, sizeof bytes) + "\n";
+  const std::string text =
+      base::hex_encode(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes)) + "\n";
   const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
   const int write_errno = errno;
   ::close(fd);

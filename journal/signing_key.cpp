@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "journal/base64.hpp"
+#include "base/base64.hpp"
 #include "journal/hash_chain.hpp"
 
 namespace koordq::journal {
@@ -87,7 +87,7 @@ Result<VerifyingKey> VerifyingKey::load(const fs::path& pem_file) {
 
 bool VerifyingKey::verifies(std::string_view statement, const Signature& signature) const {
   if (!key_ || signature.key_id != key_id_) return false;
-  const auto bytes = base64_decode(signature.base64);
+  const auto bytes = base::base64_decode(signature.base64);
   if (!bytes || bytes->size() != 64) return false;
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   if (!ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, pkey_of(key_)) != 1) return false;
@@ -120,7 +120,7 @@ Signature SigningKey::sign(std::string_view statement) const {
                      statement.size()) != 1) {
     throw std::runtime_error("OpenSSL cannot sign with an Ed25519 key");
   }
-  return Signature{key_id_, base64_encode(std::string_view(reinterpret_cast<const char*>(sig), len))};
+  return Signature{key_id_, base::base64_encode(std::string_view(reinterpret_cast<const char*>(sig), len))};
 }
 
 Status generate_signing_key_pair(const fs::path& private_pem, const fs::path& public_pem) {

@@ -12,9 +12,9 @@
 #include "actors/wire/decision_wire.hpp"
 #include "actors/wire/record_apply.hpp"
 #include "actors/wire/state_restore.hpp"
+#include "base/json_string.hpp"
 #include "base/rfc3339.hpp"
 #include "journal/read_ahead_cursor.hpp"
-#include "replay/json_text.hpp"
 #include "replay/state_diff.hpp"
 #include "schema/wire_message.hpp"
 
@@ -199,16 +199,16 @@ std::string render_summary_text(const StateSummary& s) {
 
 std::string render_summary_json(const StateSummary& s) {
   std::string out = "{\"journal\": ";
-  append_json_string(out, s.journal_uuid);
+  base::append_json_string(out, s.journal_uuid);
   out += ", \"revision\": " + std::to_string(s.revision) + ", \"time\": ";
-  append_json_string(out, base::format_rfc3339_millis(s.time));
+  base::append_json_string(out, base::format_rfc3339_millis(s.time));
   out += ", \"records\": " + std::to_string(s.records) + ", \"queues\": " + std::to_string(s.queues) +
          ", \"quotas\": " + std::to_string(s.quotas) + ", \"units\": " + std::to_string(s.units) + ", \"phases\": {";
   bool first = true;
   for (const auto& [phase, n] : s.phases) {
     if (!first) out += ", ";
     first = false;
-    append_json_string(out, phase);
+    base::append_json_string(out, phase);
     out += ": " + std::to_string(n);
   }
   out += "}}\n";
@@ -356,7 +356,7 @@ std::string render_verify_json(const VerifyResult& r) {
     out += ", \"snapshotMismatch\": {\"seq\": " + std::to_string(r.snapshot_mismatch->seq) + ", \"stateDiff\": [";
     for (size_t i = 0; i < r.snapshot_mismatch->state_diff.size(); ++i) {
       if (i) out += ", ";
-      append_json_string(out, r.snapshot_mismatch->state_diff[i]);
+      base::append_json_string(out, r.snapshot_mismatch->state_diff[i]);
     }
     out += "]}";
   }
@@ -367,7 +367,7 @@ std::string render_verify_json(const VerifyResult& r) {
            ", \"stateDiff\": [";
     for (size_t i = 0; i < d.state_diff.size(); ++i) {
       if (i) out += ", ";
-      append_json_string(out, d.state_diff[i]);
+      base::append_json_string(out, d.state_diff[i]);
     }
     out += "]}";
   }

@@ -10,6 +10,7 @@
 #include "actors/wire/config_wire.hpp"
 #include "actors/wire/decision_wire.hpp"
 #include "actors/wire/record_apply.hpp"
+#include "base/time_units.hpp"
 #include "journal/read_ahead_cursor.hpp"
 #include "schema/wire_codec.hpp"
 #include "schema/wire_message.hpp"
@@ -21,7 +22,7 @@ using actors::Scheduler;
 using journal::RecordKind;
 using journal::StoredRecord;
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 // Rounds at what-if deadlines between two recorded inputs, at most (a guard, not a model limit:
 // every deadline is a backoff, a suspension or a timer, each later than the one before).
 constexpr uint64_t kMaxDeadlineRounds = 1'000'000;
@@ -529,20 +530,6 @@ void count(WhatIfSummary& s, AdmissionChange change) {
 
 }  // namespace
 
-std::optional<int64_t> what_if_admission(const std::optional<int64_t>& recorded, const std::optional<int64_t>& baseline,
-                                         const std::optional<int64_t>& changed, int64_t created) {
-  std::optional<int64_t> out;
-  if (baseline == changed) {
-    out = recorded;
-  } else if (changed && baseline && recorded) {
-    out = *recorded + (*changed - *baseline);
-  } else if (changed && !baseline) {
-    out = changed;
-  }
-  if (out) out = std::max(*out, created);
-  return out;
-}
-
 Result<actors::DecisionConfig> recorded_decision_config(journal::JournalReader& reader, uint64_t to_seq) {
   journal::RecordCursor cursor = reader.cursor(1, to_seq);
   for (;;) {
@@ -551,23 +538,6 @@ Result<actors::DecisionConfig> recorded_decision_config(journal::JournalReader& 
     if (!*next) return actors::DecisionConfig{};
     if ((*next)->kind() == RecordKind::kConfig) return config_of(**next);
   }
-}
-
-AdmissionChange classify_admission(const std::optional<int64_t>& recorded, const std::optional<int64_t>& what_if) {
-  if (!recorded && !what_if) return AdmissionChange::never_admitted;
-  if (!recorded) return AdmissionChange::newly_admitted;
-  if (!what_if) return AdmissionChange::no_longer_admitted;
-  if (*what_if < *recorded) return AdmissionChange::earlier;
-  if (*what_if > *recorded) return AdmissionChange::later;
-  return AdmissionChange::unchanged;
-}
-
-std::optional<int64_t> median_run_time(std::vector<int64_t> run_times) {
-  if (run_times.empty()) return std::nullopt;
-  std::sort(run_times.begin(), run_times.end());
-  const size_t mid = run_times.size() / 2;
-  if (run_times.size() % 2 == 1) return run_times[mid];
-  return run_times[mid - 1] + (run_times[mid] - run_times[mid - 1]) / 2;
 }
 
 Result<WhatIfResult> what_if(journal::JournalReader& reader, uint64_t to_seq, const WhatIfSettings& settings,

@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "base/json_string.hpp"
 #include "base/rfc3339.hpp"
-#include "replay/json_text.hpp"
+#include "base/time_units.hpp"
 #include "replay/what_if.hpp"
 
 namespace koordq::replay {
 namespace {
 
-constexpr int64_t kMillisecond = 1'000'000;
+using base::kMillisecond;
 
 bool differs(const UnitAdmission& u) {
   return u.change != AdmissionChange::unchanged && u.change != AdmissionChange::never_admitted;
@@ -78,9 +79,9 @@ std::string render_what_if_json(const WhatIfResult& result,
   std::string out = "{\"changes\": {";
   for (size_t i = 0; i < changes.size(); ++i) {
     if (i) out += ", ";
-    append_json_string(out, changes[i].first);
+    base::append_json_string(out, changes[i].first);
     out += ": ";
-    append_json_string(out, changes[i].second);
+    base::append_json_string(out, changes[i].second);
   }
   out += "}, \"units\": [";
   bool first = true;
@@ -89,22 +90,22 @@ std::string render_what_if_json(const WhatIfResult& result,
     if (!first) out += ", ";
     first = false;
     out += "{\"namespace\": ";
-    append_json_string(out, u.namespace_);
+    base::append_json_string(out, u.namespace_);
     out += ", \"name\": ";
-    append_json_string(out, u.name);
+    base::append_json_string(out, u.name);
     out += ", \"uid\": ";
-    append_json_string(out, u.uid);
+    base::append_json_string(out, u.uid);
     out += ", \"queue\": ";
-    append_json_string(out, u.queue);
+    base::append_json_string(out, u.queue);
     out += ", \"recordedAdmission\": ";
     if (u.recorded) {
-      append_json_string(out, base::format_rfc3339_millis(*u.recorded));
+      base::append_json_string(out, base::format_rfc3339_millis(*u.recorded));
     } else {
       out += "null";
     }
     out += ", \"whatIfAdmission\": ";
     if (u.what_if) {
-      append_json_string(out, base::format_rfc3339_millis(*u.what_if));
+      base::append_json_string(out, base::format_rfc3339_millis(*u.what_if));
     } else {
       out += "null";
     }

@@ -13,7 +13,6 @@ add_library(koordq_json STATIC
   ${CMAKE_CURRENT_LIST_DIR}/json_encode.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_raw_span.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_secret_splice.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/json_string_out.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_watch_event.cpp
   ${CMAKE_CURRENT_LIST_DIR}/raw_object.cpp)
 koordq_project_target(koordq_json)

@@ -9,8 +9,8 @@
 
 #include <rapidjson/internal/dtoa.h>
 
+#include "base/json_string.hpp"
 #include "schema/json_secret_splice.hpp"
-#include "schema/json_string_out.hpp"
 #include "schema/raw_object.hpp"
 
 namespace koordq::schema::json_detail {
@@ -54,14 +54,14 @@ class JsonText {
 };
 
 void write_string(std::string_view text, JsonText& out) {
-  out.commit(write_json_string(out.reserve(json_string_room(text.size())), text));
+  out.commit(base::write_json_string(out.reserve(base::json_string_room(text.size())), text));
 }
 
 // `"key":`, after a comma unless it is the first member.
 void write_key(std::string_view key, bool first, JsonText& out) {
   char* cursor = out.reserve(key.size() * 6 + 4);
   if (!first) *cursor++ = ',';
-  cursor = write_json_string(cursor, key);
+  cursor = base::write_json_string(cursor, key);
   *cursor++ = ':';
   out.commit(cursor);
 }

@@ -12,6 +12,7 @@
 #include <openssl/params.h>
 #include <openssl/rand.h>
 
+#include "base/hex.hpp"
 #include "schema/json_decode.hpp"
 #include "schema/json_secret_splice.hpp"
 
@@ -128,13 +129,9 @@ std::string redaction_marker(std::string_view original) {
     // Without a digest nothing of the value may be kept.
     return std::string(kMarkerPrefix) + std::string(kDigestHexBytes, '0') + std::string(kMarkerSuffix);
   }
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string marker(kMarkerPrefix);
   marker.reserve(kMarkerPrefix.size() + kDigestHexBytes + kMarkerSuffix.size());
-  for (size_t i = 0; i < digest_size; ++i) {
-    marker += kHex[digest_bytes[i] >> 4];
-    marker += kHex[digest_bytes[i] & 0x0F];
-  }
+  marker += base::hex_encode(std::string_view(reinterpret_cast<const char*>(digest_bytes), digest_size));
   marker += kMarkerSuffix;
   return marker;
 }

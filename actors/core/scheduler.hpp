@@ -296,9 +296,27 @@ class Scheduler {
  private:
   template <class Decisions>
   void apply_decisions(uint64_t round_seq, Decisions& decisions);
+  // One decision of a round (`D`: a const Decision, or a mutable one whose writes may move).
+  template <class D>
+  void apply_queue_decision(uint64_t round_seq, uint32_t index, const QueueRef& ref, D& d);
+  template <class D>
+  void apply_unit_decision(uint64_t round_seq, const UnitRef& ref, D& d);
+  // An admission or reservation, and a failed attempt, of unit `key` on `q` (which may be null).
+  void apply_attempt(UnitState& u, const std::string& key, const Decision& d, QueueState* q, Phase phase_before,
+                     int64_t enqueued_at);
+  void apply_failed_attempt(UnitState& u, const std::string& key, const Decision& d, QueueState* q);
   void refresh_unit(const std::string& key, bool spec_changed);
+  // apply_object by kind: a QueueUnit (moved into the state), its deletion, a Queue.
+  void apply_unit_object(schema::QueueUnit& unit, bool deleted);
+  void forget_unit(UnitMap::iterator it, const std::string& key, const std::string& ns);
+  void apply_queue_object(const schema::Queue& queue, bool deleted);
   // The same, for a unit already in hand (`u` is units_[key]): no second search by key.
   void refresh_unit(UnitState& u, const std::string& key, bool spec_changed);
+  // The parts of refresh_unit after the unit's own fields are derived (scheduler_refresh.cpp).
+  struct UnitChange;
+  void move_in_queues(UnitState& u, const std::string& key, const UnitChange& change);
+  void note_unit_change(UnitState& u, bool spec_changed, const UnitChange& change);
+  void place_unit(UnitState& u, const std::string& key, const UnitChange& change);
   void remove_from_queue(const std::string& queue, const OrderKey& key);
   void reset_cursor(QueueState& q);
   // Sets or clears a unit's backoff time, and its queue's `backoff` set with it.

@@ -9,14 +9,6 @@
 namespace koordq::actors {
 namespace {
 
-bool decreased(const schema::ResourceVector& before, const schema::ResourceVector& after) {
-  for (const auto& [r, v] : before) {
-    const auto it = after.find(r);
-    if (it == after.end() || it->second < v) return true;
-  }
-  return false;
-}
-
 // Numeric when both are integers (as etcd revisions are), else equality only.
 bool resource_version_reached(const std::string& observed, const std::string& written) {
   if (observed == written) return true;
@@ -194,489 +186,18 @@ void Scheduler::on_capacity_change(const std::string& quota) {
   for (const auto& name : quotas_.subtree(quota)) wake(name);
 }
 
-namespace {
-
-// What refresh_unit derives from a unit's object under one status.
-struct UnitFacts {
-  const std::string* quota = nullptr;  // in the object's labels (quota_label_of)
-  Phase phase = Phase::kEnqueued;
-  bool holds = false;
-  schema::ResourceVector charge;  // empty unless holds
-  bool may_wait = false;
-  int32_t priority = 0;
-  int64_t creation = 0;
-  bool has_admissions = false;
-  bool all_running = false;
-};
-
-// The facts of `unit` with `status` standing in for its own.
-UnitFacts facts_of(const schema::QueueUnit& unit, const schema::QueueUnitStatus& status) {
-  UnitFacts f;
-  f.quota = &quota_label_of(unit);
-  f.phase = effective_phase(status.phase);
-  f.holds = holds_quota(status);
-  if (f.holds) f.charge = charge_of(unit, status);
-  f.may_wait = may_wait(unit, status);
-  f.priority = unit.spec.priority.value_or(0);
-  f.creation = unit.metadata.creation_timestamp.value_or(0);
-  f.has_admissions = !status.admissions.empty();
-  f.all_running = is_all_running(status);
-  return f;
-}
-
-}  // namespace
-
-void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
-  refresh_unit(units_.at(key), key, spec_changed);
-}
-
-void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_changed) {
-  // The effective object is the observed one with the pending status, if any, in place of its own.
-  UnitFacts effective = facts_of(u.object, u.pending_status ? *u.pending_status : u.object.status);
-
-  // The old values move out (no copies of the charge map and the strings per refresh); the
-  // quota is copied only when it changes.
-  std::string replaced_quota;
-  const bool quota_changed = u.quota != *effective.quota;
-  if (quota_changed) replaced_quota = std::exchange(u.quota, *effective.quota);
-  const std::string& old_quota = quota_changed ? replaced_quota : u.quota;
-  const bool old_holds = u.holds;
-  const schema::ResourceVector old_charge = std::exchange(u.charge, std::move(effective.charge));
-  const bool old_waiting = u.waiting;
-  const Phase old_phase = u.phase;
-  const bool old_assumed = u.assumed;
-
-  u.phase = effective.phase;
-  u.holds = effective.holds;
-  if (u.pending_status && u.pending_written_rv.empty()) {
-    // A write in flight reserves at once but releases only once it lands.
-    const UnitFacts base = facts_of(u.object, u.landed_status ? *u.landed_status : u.object.status);
-    if (base.holds) {
-      if (!u.holds) {
-        u.holds = true;
-        u.charge = base.charge;
-      } else {
-        for (const auto& [r, v] : base.charge) u.charge[r] = std::max(u.charge[r], v);
-      }
-    }
-  }
-  // The unit's old and new queues, looked up once (map nodes stay put while other queues come and
-  // go; none is erased below).
-  auto queue_named = [this](const std::string& name) -> QueueState* {
-    const auto it = queues_.find(name);
-    return it == queues_.end() ? nullptr : &it->second;
-  };
-  QueueState* const new_q = u.quota.empty()                        ? nullptr
-                            : !quota_changed && u.queue != nullptr ? u.queue
-                                                                   : queue_named(u.quota);
-  QueueState* const old_q = quota_changed ? queue_named(old_quota) : new_q;
-  u.queue = new_q;
-  const bool mapped = new_q != nullptr;
-  // §3.1: a unit whose quantities are not valid is not admitted: it does not wait in its queue.
-  if (mapped && effective.may_wait) {
-    if (spec_changed || !old_waiting) u.invalid_quantities = invalid_quantities(u.object);
-  } else {
-    u.invalid_quantities.clear();
-  }
-  if (u.invalid_quantities.empty()) u.invalid_reported.clear();
-  u.waiting = mapped && effective.may_wait && u.invalid_quantities.empty();
-  OrderKey replaced_key;
-  const bool key_changed =
-      u.key.priority != effective.priority || u.key.creation != effective.creation || u.key.full_name != key;
-  if (key_changed) replaced_key = std::exchange(u.key, OrderKey{effective.priority, effective.creation, key});
-  const OrderKey& old_key = key_changed ? replaced_key : u.key;
-  u.assumed = mapped && u.holds && effective.has_admissions && !effective.all_running;
-
-  quotas_.recharge(old_quota, old_charge, old_holds, u.quota, u.charge, u.holds);
-
-  // Queue membership.
-  const bool moved = quota_changed;
-  if (moved && old_q != nullptr) old_q->members.erase(key);
-  if (mapped && (moved || !(u.indexed_in & kInMembers))) new_q->members.insert(key);
-  if (old_waiting && (!u.waiting || old_key != u.key || quota_changed)) {
-    if (old_q != nullptr) {
-      old_q->waiting.erase(old_key);
-      reset_cursor(*old_q);
-      if (old_q->blocked.count(old_quota) && (!u.waiting || quota_changed)) {
-        // A unit of a blocked quota left the queue: unblock, and let the blocker retry.
-        if (auto b = units_.find(old_q->blocked.at(old_quota)); b != units_.end()) wake_backoff(b->second);
-        old_q->blocked.erase(old_quota);
-      }
-    }
-  }
-  if (u.waiting && (!old_waiting || old_key != u.key || quota_changed)) {
-    QueueState& q = *new_q;
-    q.waiting.insert(u.key);
-    reset_cursor(q);
-    if (!old_waiting || quota_changed) {
-      if (auto b = q.blocked.find(u.quota); b != q.blocked.end() && b->second != key) {
-        if (auto bu = units_.find(b->second); bu != units_.end()) wake_backoff(bu->second);
-        q.blocked.erase(b);
-      }
-    }
-  }
-
-  // An assumed unit that became all-running, or left, lets its queue move on (§6.3, §6.4, §9).
-  if (old_assumed && !u.assumed) {
-    if (old_q != nullptr) {
-      QueueState& q = *old_q;
-      reset_cursor(q);
-      wake_queue(q);
-      if (q.settings.wait_for_pods_running && effective.all_running) {
-        for (const auto& [quota, blocker] : q.blocked) {
-          if (auto b = units_.find(blocker); b != units_.end()) wake_backoff(b->second);
-        }
-        q.blocked.clear();
-      }
-    }
-  }
-
-  // Mapping problems (§4): the 10 s grace starts when a labelled unit has no queue.
-  if (mapped || u.quota.empty()) {
-    u.unmapped_since.reset();
-    if (mapped) u.queue_not_found_reported = false;
-  } else if (!u.unmapped_since) {
-    u.unmapped_since = now_;
-  }
-
-  // Releases and capacity (§6.3, §6.4, §8.3).
-  const bool released = old_holds && (!u.holds || decreased(old_charge, u.charge));
-  if (released) {
-    if (old_q != nullptr) {
-      if (u.phase != Phase::kSchedFailed) reset_cursor(*old_q);
-      if (auto b = old_q->blocked.find(old_quota); b != old_q->blocked.end()) {
-        if (auto bu = units_.find(b->second); bu != units_.end()) wake_backoff(bu->second);
-        old_q->blocked.erase(b);
-      }
-    }
-    on_capacity_change(old_quota);
-  }
-
-  // Phase bookkeeping.
-  if (u.phase == Phase::kEnqueued && old_phase != Phase::kEnqueued) {
-    u.enqueued_at = now_;
-    u.failures = 0;
-  }
-  if (u.phase == Phase::kRunning && old_phase != Phase::kRunning) {
-    u.running_since = now_;
-    u.max_exec_reported = false;
-  } else if (u.phase != Phase::kRunning) {
-    u.running_since.reset();
-  }
-  if ((u.phase == Phase::kSchedSucceed || u.phase == Phase::kSchedFailed) && old_phase != u.phase &&
-      u.object.status.phase == phase_name(u.phase)) {
-    u.phase_event_due = u.phase;
-  }
-  if (spec_changed) wake_backoff(u);
-  if (!u.spec_queue_sent.empty() && u.object.spec.queue == u.spec_queue_sent) {
-    u.spec_queue_sent.clear();  // the write is visible
-    u.spec_queue_sent_seq = 0;
-  }
-
-  if (moved && old_q != nullptr) {
-    old_q->housekeeping.erase(key);
-    old_q->not_waiting.erase(key);
-    old_q->backoff.erase(key);
-  }
-  if (mapped) {
-    // A unit that moved queues is placed in each set of the new one; one that stayed only where
-    // its place changes.
-    QueueState& q = *new_q;
-    const auto place = [&](std::set<std::string>& set, uint8_t bit, bool in) {
-      if (!moved && in == ((u.indexed_in & bit) != 0)) return;
-      if (in) {
-        set.insert(key);
-      } else {
-        set.erase(key);
-      }
-    };
-    const bool in_housekeeping = may_have_housekeeping(u);
-    const bool in_not_waiting = !u.waiting;
-    const bool in_backoff = u.backoff_until.has_value();
-    place(q.housekeeping, kInHousekeeping, in_housekeeping);
-    place(q.not_waiting, kInNotWaiting, in_not_waiting);
-    place(q.backoff, kInBackoff, in_backoff);
-    u.indexed_in = kInMembers | (in_housekeeping ? kInHousekeeping : 0) | (in_not_waiting ? kInNotWaiting : 0) |
-                   (in_backoff ? kInBackoff : 0);
-  } else {
-    u.indexed_in = 0;
-  }
-  index_unit(key, u);
-  // Every queue timer this function can move is on the unit's old or new queue.
-  if (old_q != nullptr) retime_queue(*old_q, old_quota);
-  if (new_q != nullptr && new_q != old_q) retime_queue(*new_q, u.quota);
-}
-
-bool pending_execution_limit(const UnitState& u) {
-  return u.object.spec.maximum_execution_time_seconds.value_or(0) > 0 && u.running_since.has_value() &&
-         !u.max_exec_reported;
-}
-
-bool pending_queue_not_found(const UnitState& u) {
-  return u.unmapped_since.has_value() && !u.queue_not_found_reported && !u.quota.empty();
-}
-
-bool owes_spec_queue(const UnitState& u) {
-  if (u.quota.empty() || u.object.spec.queue == u.quota || u.spec_queue_sent == u.quota) return false;
-  const Phase observed = u.observed_phase;
-  return !u.object.status.admissions.empty() &&
-         (observed == Phase::kReserved || observed == Phase::kDequeued || observed == Phase::kRunning);
-}
-
-bool pending_invalid_report(const UnitState& u) {
-  return !u.invalid_quantities.empty() && u.invalid_reported != u.invalid_quantities;
-}
-
-bool may_have_housekeeping(const UnitState& u) {
-  return u.deactivation_due || pending_execution_limit(u) || u.phase_event_due.has_value() ||
-         (u.phase == Phase::kReserved && !u.pending_status) || owes_spec_queue(u) || pending_invalid_report(u);
-}
-
-void Scheduler::index_unit(const std::string& key, const UnitState& u) {
-  auto put = [&](std::set<std::string>& index, bool in) {
-    if (in) {
-      index.insert(key);
-    } else {
-      index.erase(key);
-    }
-  };
-  put(unmapped_pending_, pending_queue_not_found(u));
-  put(execution_limited_, pending_execution_limit(u));
-}
-
-bool Scheduler::rebuild_indexes() {
-  unmapped_pending_.clear();
-  execution_limited_.clear();
-  queue_timers_.clear();
-  for (auto& [name, q] : queues_) {
-    q.timer.reset();
-    retime_queue(name);
-    q.housekeeping.clear();
-    q.not_waiting.clear();
-    q.backoff.clear();
-  }
-  // Keys are visited in order, so every set below is appended to at its end, and each queue's
-  // members are met in their own order: a member that is not met where expected is no unit mapped
-  // to that queue, and the per-member search below handles it.
-  struct MemberCursor {
-    std::string_view name;
-    QueueState* queue;
-    std::set<std::string>::const_iterator next;
-  };
-  std::unordered_map<std::string_view, MemberCursor> cursors;
-  for (auto& [name, q] : queues_) cursors.emplace(name, MemberCursor{name, &q, q.members.begin()});
-  const auto append = [](std::set<std::string>& set, const std::string& key) { set.emplace_hint(set.end(), key); };
-  bool in_order = true;
-  MemberCursor* last = nullptr;
-  for (auto& [key, u] : units_) {
-    if (pending_queue_not_found(u)) append(unmapped_pending_, key);
-    if (pending_execution_limit(u)) append(execution_limited_, key);
-    u.indexed_in = 0;
-    if (!in_order || u.quota.empty()) continue;
-    if (last == nullptr || last->name != u.quota) {
-      const auto c = cursors.find(u.quota);
-      if (c == cursors.end()) continue;
-      last = &c->second;
-    }
-    MemberCursor& c = *last;
-    if (c.next == c.queue->members.end() || *c.next != key) {
-      in_order = c.next == c.queue->members.end() || key < *c.next;
-      continue;  // not a member (or the order is broken, which the fallback sorts out)
-    }
-    ++c.next;
-    index_member(*c.queue, key, u, append);
-  }
-  for (const auto& [name, c] : cursors) in_order = in_order && c.next == c.queue->members.end();
-  repoint_units();
-  if (in_order) return true;
-
-  bool every_member_is_a_unit = true;
-  const auto insert = [](std::set<std::string>& set, const std::string& key) { set.insert(key); };
-  for (auto& [key, u] : units_) u.indexed_in = 0;
-  for (auto& [name, q] : queues_) {
-    q.housekeeping.clear();
-    q.not_waiting.clear();
-    q.backoff.clear();
-    for (const auto& key : q.members) {
-      const auto u = units_.find(key);
-      if (u == units_.end()) {
-        every_member_is_a_unit = false;
-        continue;
-      }
-      index_member(q, key, u->second, insert);
-    }
-  }
-  return every_member_is_a_unit;
-}
-
-template <class Insert>
-void Scheduler::index_member(QueueState& q, const std::string& key, UnitState& u, const Insert& insert) {
-  uint8_t in = kInMembers;
-  if (may_have_housekeeping(u)) {
-    insert(q.housekeeping, key);
-    in |= kInHousekeeping;
-  }
-  if (!u.waiting) {
-    insert(q.not_waiting, key);
-    in |= kInNotWaiting;
-  }
-  if (u.backoff_until) {
-    insert(q.backoff, key);
-    in |= kInBackoff;
-  }
-  u.indexed_in |= in;
-}
-
 void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) {
   apply_object(schema::WatchedObject(object), deleted);
 }
 
 void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
   switch (schema::kind_of(object)) {
-    case schema::ObjectKind::kQueueUnit: {
-      auto& unit = std::get<schema::QueueUnit>(object);
-      const std::string key = unit_key(unit.metadata.namespace_, unit.metadata.name);
-      const auto hint = units_.lower_bound(key);  // where a new unit goes: one search for both
-      auto it = hint != units_.end() && hint->first == key ? hint : units_.end();
-      if (deleted) {
-        if (it == units_.end()) return;
-        // Fold the deletion as "stops holding and waiting", then forget the unit.
-        it->second.object.metadata.deletion_timestamp = now_;
-        it->second.object.status.admissions.clear();
-        it->second.object.status.phase = "Failed";
-        it->second.pending_status.reset();
-        refresh_unit(it->second, key, false);
-        if (auto q = queues_.find(it->second.quota); q != queues_.end()) {
-          const uint8_t in = it->second.indexed_in;
-          if (in & kInMembers) q->second.members.erase(key);
-          q->second.victims.erase(key);
-          if (in & kInHousekeeping) q->second.housekeeping.erase(key);
-          if (in & kInNotWaiting) q->second.not_waiting.erase(key);
-          if (in & kInBackoff) q->second.backoff.erase(key);
-        }
-        const std::string ns = unit.metadata.namespace_;
-        unmapped_pending_.erase(key);
-        execution_limited_.erase(key);
-        // Units are ordered by "<ns>/<name>": the namespace keeps a unit iff a neighbour is in it.
-        const auto in_ns = [&ns](const std::string& k) {
-          return k.size() > ns.size() && k[ns.size()] == '/' && k.compare(0, ns.size(), ns) == 0;
-        };
-        const auto next = units_.erase(it);
-        const bool others =
-            (next != units_.end() && in_ns(next->first)) || (next != units_.begin() && in_ns(std::prev(next)->first));
-        note_namespace(ns, others);
-        return;
-      }
-      const bool is_new = it == units_.end() || it->second.object.metadata.uid != unit.metadata.uid;
-      if (is_new) {
-        const bool replaced = it != units_.end();  // a new UID under the key: the old unit goes first
-        if (replaced) apply_object(schema::WatchedObject(it->second.object), true);
-        // Built in its node (the replaced unit's node, the hint, was erased with it).
-        it = replaced ? units_.try_emplace(key).first : units_.try_emplace(hint, key);
-        UnitState& fresh = it->second;
-        fresh.enqueued_at = unit.metadata.creation_timestamp.value_or(now_);
-        fresh.attempts = unit.status.attempts;
-        fresh.observed_phase = effective_phase(unit.status.phase);
-        const int64_t created = unit.metadata.creation_timestamp.value_or(0);
-        fresh.object = std::move(unit);
-        note_namespace(it->second.object.metadata.namespace_, true);
-        // A unit first seen enters its phase; in a relist only if it was created while koordq
-        // was not watching (§15.4).
-        if (!relisting_units_ || !relist_cutoff_ || created > *relist_cutoff_) {
-          count_phase(it->second, it->second.observed_phase);
-        }
-        refresh_unit(it->second, key, false);
-        return;
-      }
-      UnitState& u = it->second;
-      const bool spec_changed = u.object.spec != unit.spec || u.object.metadata.labels != unit.metadata.labels ||
-                                u.object.metadata.annotations != unit.metadata.annotations;
-      const bool was_active = u.object.spec.active.value_or(true);
-      u.object = std::move(unit);
-      const schema::QueueUnit& observed_unit = u.object;
-      u.attempts = std::max(u.attempts, observed_unit.status.attempts);
-      if (const Phase observed = effective_phase(observed_unit.status.phase); observed != u.observed_phase) {
-        u.observed_phase = observed;
-        count_phase(u, observed);
-      }
-      if (u.pending_status && !u.pending_written_rv.empty() &&
-          resource_version_reached(observed_unit.metadata.resource_version, u.pending_written_rv)) {
-        u.pending_status.reset();  // the write is visible: the object is the basis again
-        u.pending_written_rv.clear();
-      }
-      if (u.landed_status && resource_version_reached(observed_unit.metadata.resource_version, u.landed_rv)) {
-        u.landed_status.reset();
-        u.landed_rv.clear();
-      }
-      if (was_active && !observed_unit.spec.active.value_or(true) &&
-          !is_terminal(effective_phase(observed_unit.status.phase))) {
-        u.deactivation_due = true;
-      }
-      if (observed_unit.spec.active.value_or(true)) u.deactivation_due = false;
-      refresh_unit(u, key, spec_changed);
+    case schema::ObjectKind::kQueueUnit:
+      apply_unit_object(std::get<schema::QueueUnit>(object), deleted);
       return;
-    }
-    case schema::ObjectKind::kQueue: {
-      const auto& queue = std::get<schema::Queue>(object);
-      if (queue.metadata.namespace_ != config_.queue_namespace) return;
-      const std::string& name = queue.metadata.name;
-      if (deleted) {
-        auto it = queues_.find(name);
-        if (it == queues_.end()) return;
-        const auto members = it->second.members;
-        if (it->second.timer) queue_timers_.erase({*it->second.timer, name});
-        // Every unit pointing at the queue, not only its members: a restored state whose member
-        // list missed a unit must not keep a dangling pointer. Queues go rarely.
-        for (auto& [key, u] : units_) {
-          if (u.queue == &it->second) u.queue = nullptr;
-        }
-        queues_.erase(it);
-        for (const auto& key : members) refresh_unit(key, false);
-        // Every series labelled with the queue goes with it (§15.4).
-        std::erase_if(metrics_.attempts, [&](const auto& entry) { return entry.first.first == name; });
-        metrics_.admission_wait.erase(name);
-        // A Queue koordq keeps is created again while its quota exists (§2.5).
-        if (auto a = auto_queues_.find(name); a != auto_queues_.end() && !a->second.in_flight) {
-          a->second.synced.reset();
-        }
-        settle_auto_queue(name);
-        return;
-      }
-      auto [it, inserted] = queues_.try_emplace(name);
-      QueueState& q = it->second;
-      const QueueSettings before = q.settings;
-      // koordq's own writes (usage annotations, queueItemDetails) are no change of the Queue (§14.3).
-      const bool changed = inserted || queue_changed(q.object, queue);
-      q.object = queue;
-      if (!changed) {
-        retime_queue(name);  // the queueItemDetails it shows may have changed
-        return;
-      }
-      q.settings = settings_of(queue);
-      if (inserted) {
-        adopt_queue(name);
-        q.last_reset = now_;
-        q.last_activity = now_;
-        q.next_publish = now_;
-        // Units labelled with this name become mapped at once (§4).
-        for (auto& [key, u] : units_) {
-          if (u.quota == name) refresh_unit(u, key, false);
-        }
-      } else {
-        if (before.policy != q.settings.policy) {
-          reset_cursor(q);
-          q.blocked.clear();
-        }
-        // §14.1: a new refresh interval counts from the last refresh (the time the old interval
-        // was counted from) at once, not only after the refresh the old interval scheduled.
-        if (before.refresh_interval_nanos != q.settings.refresh_interval_nanos && q.next_publish && q.last_published) {
-          const int64_t last = *q.next_publish - before.refresh_interval_nanos;
-          q.next_publish = std::max(now_, last + q.settings.refresh_interval_nanos);
-        }
-      }
-      retime_queue(name);
+    case schema::ObjectKind::kQueue:
+      apply_queue_object(std::get<schema::Queue>(object), deleted);
       return;
-    }
     case schema::ObjectKind::kElasticQuota: {
       const auto& quota = std::get<schema::ElasticQuota>(object);
       const bool changed =
@@ -687,6 +208,150 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
       return;
     }
   }
+}
+
+void Scheduler::apply_unit_object(schema::QueueUnit& unit, bool deleted) {
+  const std::string key = unit_key(unit.metadata.namespace_, unit.metadata.name);
+  const auto hint = units_.lower_bound(key);  // where a new unit goes: one search for both
+  auto it = hint != units_.end() && hint->first == key ? hint : units_.end();
+  if (deleted) {
+    if (it != units_.end()) forget_unit(it, key, unit.metadata.namespace_);
+    return;
+  }
+  const bool is_new = it == units_.end() || it->second.object.metadata.uid != unit.metadata.uid;
+  if (is_new) {
+    const bool replaced = it != units_.end();  // a new UID under the key: the old unit goes first
+    if (replaced) apply_object(schema::WatchedObject(it->second.object), true);
+    // Built in its node (the replaced unit's node, the hint, was erased with it).
+    it = replaced ? units_.try_emplace(key).first : units_.try_emplace(hint, key);
+    UnitState& fresh = it->second;
+    fresh.enqueued_at = unit.metadata.creation_timestamp.value_or(now_);
+    fresh.attempts = unit.status.attempts;
+    fresh.observed_phase = effective_phase(unit.status.phase);
+    const int64_t created = unit.metadata.creation_timestamp.value_or(0);
+    fresh.object = std::move(unit);
+    note_namespace(it->second.object.metadata.namespace_, true);
+    // A unit first seen enters its phase; in a relist only if it was created while koordq
+    // was not watching (§15.4).
+    if (!relisting_units_ || !relist_cutoff_ || created > *relist_cutoff_) {
+      count_phase(it->second, it->second.observed_phase);
+    }
+    refresh_unit(it->second, key, false);
+    return;
+  }
+  UnitState& u = it->second;
+  const bool spec_changed = u.object.spec != unit.spec || u.object.metadata.labels != unit.metadata.labels ||
+                            u.object.metadata.annotations != unit.metadata.annotations;
+  const bool was_active = u.object.spec.active.value_or(true);
+  u.object = std::move(unit);
+  const schema::QueueUnit& observed_unit = u.object;
+  u.attempts = std::max(u.attempts, observed_unit.status.attempts);
+  if (const Phase observed = effective_phase(observed_unit.status.phase); observed != u.observed_phase) {
+    u.observed_phase = observed;
+    count_phase(u, observed);
+  }
+  if (u.pending_status && !u.pending_written_rv.empty() &&
+      resource_version_reached(observed_unit.metadata.resource_version, u.pending_written_rv)) {
+    u.pending_status.reset();  // the write is visible: the object is the basis again
+    u.pending_written_rv.clear();
+  }
+  if (u.landed_status && resource_version_reached(observed_unit.metadata.resource_version, u.landed_rv)) {
+    u.landed_status.reset();
+    u.landed_rv.clear();
+  }
+  if (was_active && !observed_unit.spec.active.value_or(true) &&
+      !is_terminal(effective_phase(observed_unit.status.phase))) {
+    u.deactivation_due = true;
+  }
+  if (observed_unit.spec.active.value_or(true)) u.deactivation_due = false;
+  refresh_unit(u, key, spec_changed);
+}
+
+// Folds the deletion of the unit at `it` as "stops holding and waiting", then forgets it.
+void Scheduler::forget_unit(UnitMap::iterator it, const std::string& key, const std::string& ns) {
+  it->second.object.metadata.deletion_timestamp = now_;
+  it->second.object.status.admissions.clear();
+  it->second.object.status.phase = "Failed";
+  it->second.pending_status.reset();
+  refresh_unit(it->second, key, false);
+  if (auto q = queues_.find(it->second.quota); q != queues_.end()) {
+    const uint8_t in = it->second.indexed_in;
+    if (in & kInMembers) q->second.members.erase(key);
+    q->second.victims.erase(key);
+    if (in & kInHousekeeping) q->second.housekeeping.erase(key);
+    if (in & kInNotWaiting) q->second.not_waiting.erase(key);
+    if (in & kInBackoff) q->second.backoff.erase(key);
+  }
+  unmapped_pending_.erase(key);
+  execution_limited_.erase(key);
+  // Units are ordered by "<ns>/<name>": the namespace keeps a unit iff a neighbour is in it.
+  const auto in_ns = [&ns](const std::string& k) {
+    return k.size() > ns.size() && k[ns.size()] == '/' && k.compare(0, ns.size(), ns) == 0;
+  };
+  const auto next = units_.erase(it);
+  const bool others =
+      (next != units_.end() && in_ns(next->first)) || (next != units_.begin() && in_ns(std::prev(next)->first));
+  note_namespace(ns, others);
+}
+
+void Scheduler::apply_queue_object(const schema::Queue& queue, bool deleted) {
+  if (queue.metadata.namespace_ != config_.queue_namespace) return;
+  const std::string& name = queue.metadata.name;
+  if (deleted) {
+    auto it = queues_.find(name);
+    if (it == queues_.end()) return;
+    const auto members = it->second.members;
+    if (it->second.timer) queue_timers_.erase({*it->second.timer, name});
+    // Every unit pointing at the queue, not only its members: a restored state whose member
+    // list missed a unit must not keep a dangling pointer. Queues go rarely.
+    for (auto& [key, u] : units_) {
+      if (u.queue == &it->second) u.queue = nullptr;
+    }
+    queues_.erase(it);
+    for (const auto& key : members) refresh_unit(key, false);
+    // Every series labelled with the queue goes with it (§15.4).
+    std::erase_if(metrics_.attempts, [&](const auto& entry) { return entry.first.first == name; });
+    metrics_.admission_wait.erase(name);
+    // A Queue koordq keeps is created again while its quota exists (§2.5).
+    if (auto a = auto_queues_.find(name); a != auto_queues_.end() && !a->second.in_flight) {
+      a->second.synced.reset();
+    }
+    settle_auto_queue(name);
+    return;
+  }
+  auto [it, inserted] = queues_.try_emplace(name);
+  QueueState& q = it->second;
+  const QueueSettings before = q.settings;
+  // koordq's own writes (usage annotations, queueItemDetails) are no change of the Queue (§14.3).
+  const bool changed = inserted || queue_changed(q.object, queue);
+  q.object = queue;
+  if (!changed) {
+    retime_queue(name);  // the queueItemDetails it shows may have changed
+    return;
+  }
+  q.settings = settings_of(queue);
+  if (inserted) {
+    adopt_queue(name);
+    q.last_reset = now_;
+    q.last_activity = now_;
+    q.next_publish = now_;
+    // Units labelled with this name become mapped at once (§4).
+    for (auto& [key, u] : units_) {
+      if (u.quota == name) refresh_unit(u, key, false);
+    }
+  } else {
+    if (before.policy != q.settings.policy) {
+      reset_cursor(q);
+      q.blocked.clear();
+    }
+    // §14.1: a new refresh interval counts from the last refresh (the time the old interval
+    // was counted from) at once, not only after the refresh the old interval scheduled.
+    if (before.refresh_interval_nanos != q.settings.refresh_interval_nanos && q.next_publish && q.last_published) {
+      const int64_t last = *q.next_publish - before.refresh_interval_nanos;
+      q.next_publish = std::max(now_, last + q.settings.refresh_interval_nanos);
+    }
+  }
+  retime_queue(name);
 }
 
 void Scheduler::apply_outcome(const Outcome& outcome) {

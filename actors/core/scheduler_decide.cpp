@@ -6,14 +6,12 @@
 #include "actors/core/policy_periods.hpp"
 #include "actors/core/scheduler.hpp"
 #include "actors/core/status_change.hpp"
-#include "base/go_duration.hpp"
+#include "base/time_units.hpp"
 
 namespace koordq::actors {
 namespace {
 
 using base::kSecond;
-constexpr int64_t kQueueNotFoundGrace = 10 * kSecond;
-constexpr int64_t kBlockRetryWait = 5 * kSecond;
 
 schema::QueueUnit effective_object(const UnitState& u) {
   schema::QueueUnit eff = u.object;
@@ -556,51 +554,6 @@ class RoundBuilder {
   QuotaCheckObserver* observer_;
 };
 
-schema::QueueItemDetails queue_item_details(const Scheduler& s, const QueueState& q,
-                                            const std::set<std::string>* leaving) {
-  schema::QueueItemDetails details;
-  int64_t position = 0;
-  for (const auto& key : q.waiting) {
-    if (leaving != nullptr && leaving->count(key.full_name)) continue;
-    const UnitState& u = s.units().at(key.full_name);
-    ++position;
-    schema::QueueItem item;
-    item.name = u.object.metadata.name;
-    item.namespace_ = u.object.metadata.namespace_;
-    if (key.priority != 0) item.priority = key.priority;
-    item.position = position;
-    auto& list = s.is_active(u) ? details.active : details.backoff;
-    if (static_cast<int64_t>(list.size()) < s.config().queue_items_max) list.push_back(std::move(item));
-  }
-  return details;
-}
-
-const char* decision_kind_name(DecisionKind kind) {
-  static constexpr const char* kNames[] = {"admit",
-                                           "reserve",
-                                           "fail",
-                                           "preempt",
-                                           "reclaimObserved",
-                                           "queueNotFound",
-                                           "addQueueFail",
-                                           "deactivated",
-                                           "maxExecExceeded",
-                                           "publishQueueItems",
-                                           "admissionChecksReady",
-                                           "admissionCheckFailed",
-                                           "invalidRefreshInterval",
-                                           "queueCreate",
-                                           "queuePatch",
-                                           "queueDelete",
-                                           "queueUsageAnnotations",
-                                           "phaseEvent",
-                                           "admissionChecksUpdated",
-                                           "specQueueRepair",
-                                           "invalidQuantities"};
-  const auto i = static_cast<size_t>(kind);
-  return i < std::size(kNames) ? kNames[i] : "unknown";
-}
-
 std::map<std::string, std::vector<std::string>> Scheduler::round_trees() const {
   std::map<std::string, std::vector<std::string>> trees;
   for (const auto& [name, q] : queues_) trees[quotas_.tree_of(name)].push_back(name);
@@ -639,55 +592,6 @@ std::vector<Decision> Scheduler::decide() const {
   auto unmapped = decide_unmapped();
   out.insert(out.end(), std::make_move_iterator(unmapped.begin()), std::make_move_iterator(unmapped.end()));
   return out;
-}
-
-std::optional<int64_t> Scheduler::next_deadline() const {
-  std::optional<int64_t> best;
-  auto consider = [&](int64_t t) {
-    if (t > now_ && (!best || t < *best)) best = t;
-  };
-  for (const auto& [name, q] : queues_) {
-    if (q.settings.policy != QueuePolicy::kUnsupported) {
-      // A candidate the next attempt could take: active, inside the window and, under Block,
-      // not behind another unit's block. Units that cannot be tried set no deadline.
-      std::optional<std::string> candidate;
-      int64_t rank = 0;
-      for (const auto& key : q.waiting) {
-        if (q.settings.max_depth >= 0 && rank >= q.settings.max_depth) break;
-        ++rank;
-        const UnitState& u = units_.at(key.full_name);
-        if (u.backoff_until && *u.backoff_until > now_) {
-          consider(*u.backoff_until);
-          continue;
-        }
-        const auto b = q.blocked.find(u.quota);
-        if (q.settings.policy == QueuePolicy::kBlock && b != q.blocked.end() && b->second != key.full_name) continue;
-        if (!candidate) candidate = key.full_name;
-      }
-      if (candidate && q.last_attempt) {
-        consider(*q.last_attempt + config_.schedule_suspend_nanos);
-        if (q.settings.policy == QueuePolicy::kBlock && *candidate == q.last_tried) {
-          consider(*q.last_attempt + kBlockRetryWait);
-        }
-      }
-      if (!q.blocked.empty()) consider(q.last_activity + kThreeMinutes);
-    }
-    if (q.settings.show_queue_items && q.next_publish) consider(*q.next_publish);
-    if (q.usage_next > now_ && manages_queue(name) && usage_annotations(name) != usage_on_queue(q)) {
-      consider(q.usage_next);
-    }
-  }
-  for (const auto& [ns, since] : metrics_.namespace_empty_since) {
-    const bool has_series = std::any_of(metrics_.coming.begin(), metrics_.coming.end(),
-                                        [&ns = ns](const auto& entry) { return std::get<0>(entry.first) == ns; });
-    if (has_series) consider(since + kFiveMinutes);
-  }
-  for (const auto& key : unmapped_pending_) consider(*units_.at(key).unmapped_since + kQueueNotFoundGrace);
-  for (const auto& key : execution_limited_) {
-    const UnitState& u = units_.at(key);
-    consider(*u.running_since + int64_t{*u.object.spec.maximum_execution_time_seconds} * kSecond);
-  }
-  return best;
 }
 
 }  // namespace koordq::actors

@@ -4,13 +4,14 @@
 #include <algorithm>
 
 #include "actors/core/scheduler.hpp"
-#include "base/go_duration.hpp"
+#include "base/json_string.hpp"
+#include "base/time_units.hpp"
 
 namespace koordq::actors {
 namespace {
 
+using base::kMillisecond;
 using base::kSecond;
-constexpr int64_t kMillisecond = 1'000'000;
 
 const char* const kParentLabel = "quota.scheduling.koordinator.sh/parent";
 const char* const kPolicyLabel = "koord-queue/queue-policy";
@@ -22,21 +23,8 @@ std::string usage_json(const schema::ResourceVector& v) {
   for (const auto& [name, amount] : v) {
     if (amount == 0) continue;
     if (out.size() > 1) out += ',';
-    out += '"';
-    for (const char c : name) {
-      if (c == '"' || c == '\\') {
-        out += '\\';
-        out += c;
-      } else if (static_cast<unsigned char>(c) < 0x20) {
-        static const char kHex[] = "0123456789abcdef";
-        out += "\\u00";
-        out += kHex[(c >> 4) & 0xf];
-        out += kHex[c & 0xf];
-      } else {
-        out += c;
-      }
-    }
-    out += "\":" + std::to_string(amount);
+    base::append_json_string(out, name);
+    out += ':' + std::to_string(amount);
   }
   return out + "}";
 }
@@ -153,6 +141,25 @@ UsageAnnotations Scheduler::usage_annotations(const std::string& quota) const {
   out.set(UsageAnnotations::kSelfGuaranteedUsed, self);
   out.set(UsageAnnotations::kChildrenGuaranteedUsed, children);
   return out;
+}
+
+schema::QueueItemDetails queue_item_details(const Scheduler& s, const QueueState& q,
+                                            const std::set<std::string>* leaving) {
+  schema::QueueItemDetails details;
+  int64_t position = 0;
+  for (const auto& key : q.waiting) {
+    if (leaving != nullptr && leaving->count(key.full_name)) continue;
+    const UnitState& u = s.units().at(key.full_name);
+    ++position;
+    schema::QueueItem item;
+    item.name = u.object.metadata.name;
+    item.namespace_ = u.object.metadata.namespace_;
+    if (key.priority != 0) item.priority = key.priority;
+    item.position = position;
+    auto& list = s.is_active(u) ? details.active : details.backoff;
+    if (static_cast<int64_t>(list.size()) < s.config().queue_items_max) list.push_back(std::move(item));
+  }
+  return details;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,8 +5,9 @@
 #include <map>
 #include <sstream>
 
-#include <openssl/evp.h>
 #include <yaml-cpp/yaml.h>
+
+#include "base/base64.hpp"
 
 namespace koordq::kube {
 namespace {
@@ -19,24 +20,6 @@ std::optional<std::string> read_file(const fs::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-// Strict base64 (whitespace allowed between groups, as kubeconfig writers wrap long lines).
-std::optional<std::string> decode_base64(const std::string& text) {
-  std::string compact;
-  compact.reserve(text.size());
-  for (char c : text) {
-    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') compact.push_back(c);
-  }
-  if (compact.empty() || compact.size() % 4 != 0) return std::nullopt;
-  std::string out(compact.size() / 4 * 3, '\0');
-  int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(compact.data()), static_cast<int>(compact.size()));
-  if (n < 0) return std::nullopt;
-  size_t padding = 0;
-  if (compact.back() == '=') padding = compact[compact.size() - 2] == '=' ? 2 : 1;
-  out.resize(static_cast<size_t>(n) - padding);
-  return out;
 }
 
 // One named entry of a kubeconfig list (clusters, users, contexts) with where it came from.
@@ -120,7 +103,7 @@ Result<std::string> data_or_file(const Entry& entry, const std::string& key, con
   Result<std::optional<std::string>> data = reader.scalar(entry.body, entry.where, (key + "-data").c_str());
   if (!data.ok()) return data.error();
   if (*data && !(*data)->empty()) {
-    std::optional<std::string> decoded = decode_base64(**data);
+    std::optional<std::string> decoded = base::base64_decode_wrapped(**data);
     if (!decoded) {
       return reader.error(entry.where + ": " + key + "-data: not valid base64; " + fix);
     }

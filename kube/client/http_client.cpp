@@ -83,7 +83,7 @@ struct HttpClient::Impl {
   std::vector<std::unique_ptr<Connection>> idle;
 
   std::mutex limiter_mutex;
-  TokenBucket limiter;
+  RateLimiter limiter;
   std::mt19937_64 random{std::random_device{}()};
 
   Impl(ClientConfig c, HttpOptions o)

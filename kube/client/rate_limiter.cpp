@@ -3,20 +3,21 @@
 #include <algorithm>
 
 namespace koordq::kube {
+namespace {
 
-TokenBucket::TokenBucket(double qps, int burst, Clock::time_point now)
-    : qps_(qps), burst_(std::max(burst, 1)), tokens_(burst_), last_(now) {}
+int64_t nanos(RateLimiter::Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
 
-TokenBucket::Clock::duration TokenBucket::reserve(Clock::time_point now) {
-  if (qps_ <= 0) return Clock::duration::zero();
-  if (now > last_) {
-    tokens_ = std::min(burst_, tokens_ + std::chrono::duration<double>(now - last_).count() * qps_);
-    last_ = now;
-  }
-  tokens_ -= 1;
-  if (tokens_ >= 0) return Clock::duration::zero();
-  // The token this request took is -tokens_ refills away (a debt that later requests queue behind).
-  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(-tokens_ / qps_));
+}  // namespace
+
+RateLimiter::RateLimiter(double qps, int burst, Clock::time_point now) {
+  if (qps > 0) bucket_.emplace(std::max(burst, 1), 1e9 / qps, nanos(now));
+}
+
+RateLimiter::Clock::duration RateLimiter::reserve(Clock::time_point now) {
+  if (!bucket_) return Clock::duration::zero();
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(bucket_->reserve(nanos(now))));
 }
 
 }  // namespace koordq::kube

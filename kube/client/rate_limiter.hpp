@@ -4,25 +4,25 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
+
+#include "base/token_bucket.hpp"
 
 namespace koordq::kube {
 
-class TokenBucket {
+class RateLimiter {
  public:
   using Clock = std::chrono::steady_clock;
 
   // qps <= 0: no limit. burst < 1 counts as 1. The bucket starts full.
-  TokenBucket(double qps, int burst, Clock::time_point now);
+  RateLimiter(double qps, int burst, Clock::time_point now);
 
   // Takes a token for a request that is about to be sent and returns how long it must wait first
   // (zero when a token was there). Waiting requests queue up: each takes the next token to come.
   Clock::duration reserve(Clock::time_point now);
 
  private:
-  double qps_;
-  double burst_;
-  double tokens_;
-  Clock::time_point last_;
+  std::optional<base::TokenBucket> bucket_;  // none: no limit
 };
 
 }  // namespace koordq::kube

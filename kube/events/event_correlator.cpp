@@ -56,20 +56,13 @@ std::string EventCorrelator::full_key(const EventFacts& event) const {
 }
 
 bool EventCorrelator::take_token(const std::string& key, int64_t now) {
-  Bucket* bucket = buckets_.get(key);
+  base::TokenBucket* bucket = buckets_.get(key);
   if (bucket == nullptr) {
-    buckets_.put(key, Bucket{static_cast<double>(settings_.burst), now});
+    const auto interval = std::chrono::duration_cast<std::chrono::nanoseconds>(settings_.token_interval).count();
+    buckets_.put(key, base::TokenBucket(settings_.burst, static_cast<double>(interval), now));
     bucket = buckets_.get(key);
   }
-  const auto interval = std::chrono::duration_cast<std::chrono::nanoseconds>(settings_.token_interval).count();
-  if (now > bucket->last) {
-    bucket->tokens = std::min(static_cast<double>(settings_.burst),
-                              bucket->tokens + static_cast<double>(now - bucket->last) / static_cast<double>(interval));
-    bucket->last = now;
-  }
-  if (bucket->tokens < 1) return false;
-  bucket->tokens -= 1;
-  return true;
+  return bucket->try_take(now);
 }
 
 CorrelatedEvent EventCorrelator::correlate(const EventFacts& event, int64_t now) {

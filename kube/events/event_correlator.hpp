@@ -20,7 +20,8 @@
 #include <string>
 
 #include "actors/core/decision.hpp"
-#include "kube/events/lru_cache.hpp"
+#include "base/lru_cache.hpp"
+#include "base/token_bucket.hpp"
 
 namespace koordq::kube {
 
@@ -75,10 +76,6 @@ class EventCorrelator {
     int64_t first_timestamp = 0;
     std::string name;
   };
-  struct Bucket {
-    double tokens = 0;
-    int64_t last = 0;
-  };
 
   std::string object_key(const actors::ObjectRef& involved) const;
   std::string aggregate_key(const EventFacts& event) const;
@@ -88,9 +85,9 @@ class EventCorrelator {
   std::string source_component_;
   std::string reporting_instance_;
   CorrelatorSettings settings_;
-  LruCache<std::string, Aggregate> aggregates_;
-  LruCache<std::string, Observation> observations_;
-  LruCache<std::string, Bucket> buckets_;
+  base::LruCache<std::string, Aggregate> aggregates_;
+  base::LruCache<std::string, Observation> observations_;
+  base::LruCache<std::string, base::TokenBucket> buckets_;
 };
 
 }  // namespace koordq::kube

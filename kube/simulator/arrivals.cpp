@@ -3,15 +3,14 @@
 #include <algorithm>
 
 #include "actors/core/unit_facts.hpp"
-#include "base/go_duration.hpp"
+#include "base/time_units.hpp"
 #include "kube/simulator/simulated_cluster.hpp"
 #include "schema/quantity.hpp"
 
 namespace koordq::kube::sim {
 namespace {
 
-using base::kSecond;
-constexpr int64_t kMinute = 60 * kSecond;
+using base::kMinute;
 constexpr int kNameSuffixLength = 5;
 constexpr char kParentLabel[] = "quota.scheduling.koordinator.sh/parent";
 constexpr char kPolicyLabel[] = "koord-queue/queue-policy";

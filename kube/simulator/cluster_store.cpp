@@ -4,6 +4,7 @@
 #include <charconv>
 #include <variant>
 
+#include "base/time_units.hpp"
 #include "schema/json_encode.hpp"
 
 namespace koordq::kube::sim {
@@ -41,7 +42,7 @@ std::string object_key(const std::string& ns, const std::string& name) {
 }
 
 int64_t whole_seconds(int64_t unix_nanos) {
-  constexpr int64_t kSecond = 1'000'000'000;
+  using base::kSecond;
   return unix_nanos - ((unix_nanos % kSecond) + kSecond) % kSecond;
 }
 

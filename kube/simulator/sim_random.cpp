@@ -4,6 +4,8 @@
 #include <array>
 #include <limits>
 
+#include "base/uuid.hpp"
+
 namespace koordq::kube::sim {
 namespace {
 
@@ -87,14 +89,7 @@ std::string SimRandom::uuid() {
   }
   bytes[6] = static_cast<uint8_t>((bytes[6] & 0x0f) | 0x40);
   bytes[8] = static_cast<uint8_t>((bytes[8] & 0x3f) | 0x80);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
-    out += kHex[bytes[i] >> 4];
-    out += kHex[bytes[i] & 0x0f];
-  }
-  return out;
+  return base::uuid_text(bytes);
 }
 
 std::string SimRandom::name_suffix(int n) {

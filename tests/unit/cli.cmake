@@ -4,7 +4,6 @@ koordq_gtest(cli_unit_tests unit
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/go_duration_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/byte_size_test.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/byte_bounded_lru_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/decimal_ppm_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rfc3339_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/log_test.cpp

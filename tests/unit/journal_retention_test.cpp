@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "base/time_units.hpp"
 #include "journal/keys.hpp"
 #include "journal/retention.hpp"
 #include "journal/verify.hpp"
@@ -11,7 +12,7 @@
 namespace koordq::journal {
 namespace KOORDQ_TEST_LOCAL {
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 
 std::unique_ptr<Journal> open_journal(const std::filesystem::path& dir) {
   JournalOptions o;

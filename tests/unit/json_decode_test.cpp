@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/time_units.hpp"
 #include "schema/quantity.hpp"
 #include "tests/support/json_fixtures.hpp"
 
@@ -19,7 +20,7 @@ using ::testing::IsEmpty;
 using testing::read_fixture;
 using ::testing::SizeIs;
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 // 2026-04-20T08:00:00Z
 constexpr int64_t kApril20 = 1776672000 * kSecond;
 

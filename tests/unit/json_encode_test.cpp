@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/time_units.hpp"
 #include "schema/json_decode.hpp"
 #include "tests/support/json_fixtures.hpp"
 
@@ -14,7 +15,7 @@ namespace KOORDQ_TEST_LOCAL {
 
 using testing::read_fixture;
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 constexpr int64_t kApril20 = 1776672000 * kSecond;  // 2026-04-20T08:00:00Z
 
 WatchedObject decode(const std::string& json) {

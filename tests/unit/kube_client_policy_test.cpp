@@ -11,11 +11,11 @@ namespace koordq::kube {
 namespace KOORDQ_TEST_LOCAL {
 
 using namespace std::chrono_literals;
-using Clock = TokenBucket::Clock;
+using Clock = RateLimiter::Clock;
 
-TEST(TokenBucket, a_full_bucket_lets_burst_requests_through_then_spaces_them_at_qps) {
+TEST(RateLimiter, a_full_bucket_lets_burst_requests_through_then_spaces_them_at_qps) {
   const Clock::time_point t0{};
-  TokenBucket bucket(10, 3, t0);
+  RateLimiter bucket(10, 3, t0);
   EXPECT_EQ(bucket.reserve(t0), Clock::duration::zero());
   EXPECT_EQ(bucket.reserve(t0), Clock::duration::zero());
   EXPECT_EQ(bucket.reserve(t0), Clock::duration::zero());
@@ -24,9 +24,9 @@ TEST(TokenBucket, a_full_bucket_lets_burst_requests_through_then_spaces_them_at_
   EXPECT_EQ(std::chrono::duration_cast<std::chrono::milliseconds>(bucket.reserve(t0)), 200ms);
 }
 
-TEST(TokenBucket, refills_over_time_up_to_burst) {
+TEST(RateLimiter, refills_over_time_up_to_burst) {
   const Clock::time_point t0{};
-  TokenBucket bucket(10, 2, t0);
+  RateLimiter bucket(10, 2, t0);
   bucket.reserve(t0);
   bucket.reserve(t0);
   EXPECT_GT(bucket.reserve(t0 + 50ms), Clock::duration::zero()) << "half a token after 50 ms";
@@ -37,17 +37,17 @@ TEST(TokenBucket, refills_over_time_up_to_burst) {
   EXPECT_GT(bucket.reserve(later), Clock::duration::zero());
 }
 
-TEST(TokenBucket, sustained_rate_is_qps) {
+TEST(RateLimiter, sustained_rate_is_qps) {
   Clock::time_point now{};
-  TokenBucket bucket(50, 50, now);
+  RateLimiter bucket(50, 50, now);
   for (int i = 0; i < 50; ++i) bucket.reserve(now);
   // 500 more requests, each sent when its wait is over: they take 10 s at 50 qps.
   for (int i = 0; i < 500; ++i) now += bucket.reserve(now);
   EXPECT_NEAR(std::chrono::duration<double>(now - Clock::time_point{}).count(), 10.0, 0.05);
 }
 
-TEST(TokenBucket, no_limit_when_qps_is_not_positive) {
-  TokenBucket bucket(0, 1, Clock::time_point{});
+TEST(RateLimiter, no_limit_when_qps_is_not_positive) {
+  RateLimiter bucket(0, 1, Clock::time_point{});
   for (int i = 0; i < 1000; ++i) EXPECT_EQ(bucket.reserve(Clock::time_point{}), Clock::duration::zero());
 }
 

@@ -1,18 +1,19 @@
 // kube/events' correlator against client-go's default EventCorrelator (behaviour.md §13.2):
-// deduplication, aggregation after 10 messages in 600 s, the per-object token bucket, LRU caches.
+// deduplication, aggregation after 10 messages in 600 s, the per-object token bucket (the cache and the bucket
+// themselves: base_shared_test.cpp).
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "base/time_units.hpp"
 #include "kube/events/event_correlator.hpp"
-#include "kube/events/lru_cache.hpp"
 
 namespace koordq::kube {
 namespace KOORDQ_TEST_LOCAL {
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 
 actors::ObjectRef unit(const std::string& name) {
   return {"QueueUnit", "scheduling.x-k8s.io/v1alpha1", "team-a", name, "uid-" + name};
@@ -127,20 +128,6 @@ TEST(EventCorrelator, the_servers_answer_sets_the_count_of_the_next_repeat) {
   EXPECT_EQ(next.count, 8);
   EXPECT_EQ(next.name, "u.1");
   EXPECT_EQ(next.first_timestamp, 3 * kSecond);
-}
-
-TEST(LruCache, get_refreshes_and_put_evicts_the_oldest) {
-  LruCache<int, int> cache(2);
-  cache.put(1, 10);
-  cache.put(2, 20);
-  ASSERT_NE(cache.get(1), nullptr);
-  cache.put(3, 30);
-  EXPECT_EQ(cache.get(2), nullptr);
-  EXPECT_EQ(*cache.get(1), 10);
-  EXPECT_EQ(*cache.get(3), 30);
-  cache.put(3, 31);
-  EXPECT_EQ(*cache.get(3), 31);
-  EXPECT_EQ(cache.size(), 2u);
 }
 
 }  // namespace KOORDQ_TEST_LOCAL

@@ -16,6 +16,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/time_units.hpp"
 #include "kube/leader/leader_elector.hpp"
 #include "kube/leader/lease_record.hpp"
 #include "tests/support/scripted_http_server.hpp"
@@ -30,7 +31,7 @@ using testing::ReceivedRequest;
 using testing::ScriptedHttpServer;
 using testing::ScriptedReply;
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 constexpr int64_t kT0 = 1776672000LL * kSecond;  // 2026-04-20T08:00:00Z
 const std::string kLeasePath = "/apis/coordination.k8s.io/v1/namespaces/koord-queue/leases/koordq";
 const std::string kLegacyPath = "/apis/coordination.k8s.io/v1/namespaces/default/leases/example-lease";

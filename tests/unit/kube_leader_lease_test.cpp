@@ -2,13 +2,14 @@
 // observer's clock, the Pod label bodies.
 #include <gtest/gtest.h>
 
+#include "base/time_units.hpp"
 #include "kube/leader/lease_record.hpp"
 #include "kube/leader/pod_label.hpp"
 
 namespace koordq::kube {
 namespace KOORDQ_TEST_LOCAL {
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 
 TEST(LeaseRecord, parses_the_spec_and_resource_version) {
   Result<FetchedLease> lease = parse_lease(

@@ -10,6 +10,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "base/time_units.hpp"
 #include "kube/client/write_fence.hpp"
 #include "kube/writer/api_writer.hpp"
 #include "kube/writer/unit_write_queue.hpp"
@@ -24,7 +25,7 @@ using ::testing::HasSubstr;
 using testing::http_reply;
 using testing::ScriptedHttpServer;
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 constexpr int64_t kT0 = 1776672007LL * kSecond;  // 2026-04-20T08:00:07Z
 
 actors::UnitRef unit_ref(const std::string& name = "job1") {

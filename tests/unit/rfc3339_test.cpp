@@ -6,10 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include "base/time_units.hpp"
+
 namespace koordq::base {
 namespace KOORDQ_TEST_LOCAL {
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 
 TEST(Rfc3339, utc_time_parses_to_nanoseconds_since_epoch) {
   auto t = parse_rfc3339("2026-04-20T08:00:00Z");

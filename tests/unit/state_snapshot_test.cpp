@@ -67,7 +67,7 @@ constexpr std::size_t field_count() {
   }
 }
 
-// A field added to a state struct must be added to state.capnp and actors/wire/state_snapshot.cpp
+// A field added to a state struct must be added to state.capnp and actors/wire/state_fields.cpp
 // (and to replay/state_diff.cpp); then raise the count here.
 // UnitState's last two fields (`indexed_in`, `queue`) are derived: a restore rebuilds them.
 static_assert(field_count<actors::UnitState>() == 32, "UnitState changed: snapshot the new field");

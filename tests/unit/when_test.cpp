@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "base/time_units.hpp"
+
 namespace koordq::cmd {
 namespace KOORDQ_TEST_LOCAL {
 
-constexpr int64_t kSecond = 1'000'000'000;
+using base::kSecond;
 
 TEST(When, rev_n_is_a_revision_from_1) {
   EXPECT_EQ(*parse_when("rev:1"), (When{When::Kind::revision, 0, 1, "rev:1"}));

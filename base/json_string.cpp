@@ -1,10 +1,10 @@
-#include "schema/json_string_out.hpp"
+#include "base/json_string.hpp"
 
 #include <array>
 #include <cstdint>
 #include <cstring>
 
-namespace koordq::schema {
+namespace koordq::base {
 namespace {
 
 // RapidJSON's Writer escapes: the two-character forms where JSON has one, \u00XX for other
@@ -30,6 +30,19 @@ bool needs_escape(uint64_t bytes) {
   auto has_zero = [](uint64_t v) { return (v - kOnes) & ~v & kHighBits; };
   uint64_t below_space = (bytes - kOnes * 0x20) & ~bytes & kHighBits;
   return (below_space | has_zero(bytes ^ (kOnes * '"')) | has_zero(bytes ^ (kOnes * '\\'))) != 0;
+}
+
+bool needs_escape(std::string_view text) {
+  size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t chunk;
+    std::memcpy(&chunk, text.data() + i, 8);
+    if (needs_escape(chunk)) return true;
+  }
+  for (; i < text.size(); ++i) {
+    if (kEscapes[static_cast<unsigned char>(text[i])] != 0) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -67,4 +80,18 @@ char* write_json_string(char* cursor, std::string_view text) {
   return cursor;
 }
 
-}  // namespace koordq::schema
+void append_json_string(std::string& out, std::string_view text) {
+  if (!needs_escape(text)) {
+    // The common case (hashes, base64, names): copied whole, no room for the worst case asked.
+    out.push_back('"');
+    out.append(text);
+    out.push_back('"');
+    return;
+  }
+  const size_t used = out.size();
+  out.resize(used + json_string_room(text.size()));
+  char* const start = out.data() + used;
+  out.resize(used + static_cast<size_t>(write_json_string(start, text) - start));
+}
+
+}  // namespace koordq::base
