@@ -1,13 +1,11 @@
 #include "console/journal_states.hpp"
 
-
 namespace koordq::console {
 
 std::optional<api::ApiError> JournalStates::read(uint64_t revision, const api::StateRead& read) {
   std::lock_guard lock(mu_);
-  if (auto hit = cache_.find(revision); hit != cache_.end()) {
-    recency_.splice(recency_.begin(), recency_, hit->second.recency);
-    read(*hit->second.state, revision);
+  if (const Entry* hit = cache_.get(revision)) {
+    read(*hit->state, revision);
     return std::nullopt;
   }
   auto replayed = rebuild(revision);
@@ -23,12 +21,13 @@ std::optional<api::ApiError> JournalStates::read(uint64_t revision, const api::S
 }
 
 Result<replay::ReplayedState> JournalStates::rebuild(uint64_t revision) {
-  auto nearer = cache_.lower_bound(revision);
-  if (nearer != cache_.begin()) {
+  auto nearer = cached_.lower_bound(revision);
+  if (nearer != cached_.begin()) {
     --nearer;
+    const Entry* entry = cache_.get(nearer->first);
     auto snapshot = reader_.latest_snapshot_seq_at_or_before(revision);
-    if (snapshot.ok() && nearer->first >= snapshot->value_or(0)) {
-      return replay::replay_on(reader_, *nearer->second.state, nearer->first, nearer->second.time, revision);
+    if (entry != nullptr && snapshot.ok() && nearer->first >= snapshot->value_or(0)) {
+      return replay::replay_on(reader_, *entry->state, entry->revision, entry->time, revision);
     }
   }
   return replay::replay_to(reader_, revision);
@@ -37,15 +36,10 @@ Result<replay::ReplayedState> JournalStates::rebuild(uint64_t revision) {
 void JournalStates::remember(uint64_t revision, int64_t time, std::shared_ptr<const actors::Scheduler> state) {
   const size_t bytes = api::TimeTravel::estimated_size(*state);
   if (bytes > cache_bytes_) return;
-  while (cached_bytes_ + bytes > cache_bytes_ && !recency_.empty()) {
-    auto oldest = cache_.find(recency_.back());
-    cached_bytes_ -= oldest->second.bytes;
-    cache_.erase(oldest);
-    recency_.pop_back();
+  for (const Entry& evicted : cache_.put(revision, Entry{std::move(state), revision, time}, bytes)) {
+    cached_.erase(evicted.revision);
   }
-  recency_.push_front(revision);
-  cache_[revision] = Entry{std::move(state), time, bytes, recency_.begin()};
-  cached_bytes_ += bytes;
+  cached_[revision] = time;
 }
 
 }  // namespace koordq::console

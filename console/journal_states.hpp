@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstdint>
-#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -16,6 +15,7 @@
 #include "actors/core/scheduler.hpp"
 #include "api/api_error.hpp"
 #include "api/time_travel.hpp"
+#include "base/lru_cache.hpp"
 #include "journal/journal_reader.hpp"
 #include "replay/replay.hpp"
 
@@ -23,16 +23,16 @@ namespace koordq::console {
 
 class JournalStates {
  public:
-  JournalStates(journal::JournalReader& reader, size_t cache_bytes) : reader_(reader), cache_bytes_(cache_bytes) {}
+  JournalStates(journal::JournalReader& reader, size_t cache_bytes)
+      : reader_(reader), cache_bytes_(cache_bytes), cache_(cache_bytes) {}
 
   std::optional<api::ApiError> read(uint64_t revision, const api::StateRead& read);
 
  private:
   struct Entry {
     std::shared_ptr<const actors::Scheduler> state;
+    uint64_t revision = 0;
     int64_t time = 0;  // of the record the state is after
-    size_t bytes = 0;
-    std::list<uint64_t>::iterator recency;
   };
   Result<replay::ReplayedState> rebuild(uint64_t revision);
   void remember(uint64_t revision, int64_t time, std::shared_ptr<const actors::Scheduler> state);
@@ -40,9 +40,8 @@ class JournalStates {
   journal::JournalReader& reader_;
   const size_t cache_bytes_;
   std::mutex mu_;
-  std::map<uint64_t, Entry> cache_;
-  std::list<uint64_t> recency_;  // most recent first
-  size_t cached_bytes_ = 0;
+  base::LruCache<uint64_t, Entry> cache_;  // each state costs its estimated bytes
+  std::map<uint64_t, int64_t> cached_;     // the cached revisions in order, with their times
 };
 
 }  // namespace koordq::console
