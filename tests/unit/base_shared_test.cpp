@@ -105,7 +105,7 @@ TEST(Uuid, random_uuids_are_version_4_and_differ) {
 }
 
 TEST(Uuid, name_uuids_are_the_rfc_4122_version_5_of_the_name) {
-  // The namespace is the version 5 UUID of the DNS name koordq.io (RFC 4122 §4.3, SHA-1):
+  // The namespace is the version 5 UUID of the DNS name koordq.io (RFC 4122 section 4.3, SHA-1):
   // 1c9b0e14-4b5c-5ec0-b63f-f90bfe446e72. The expected values are Python's uuid.uuid5 of the same.
   EXPECT_EQ(name_uuid("koordq-simulate-seed:7"), "47eb4055-62a3-5ea9-ae1c-cafefabe5627");
   EXPECT_EQ(name_uuid("koordq-simulate-seed:3"), "4d76c83f-95e7-5467-a5c3-1e4f39d91b8c");
