@@ -83,12 +83,13 @@ serve_flags=(
 )
 
 # Help of every command.
-expect_help -- serve replay at explain journal version
+expect_help -- serve replay at explain console journal version
 expect_help serve -- "${serve_flags[@]}" "Exit codes"
 expect_help at -- WHEN OBJECT --journal-dir --export -o --phase --limit --offset queues "queue NAME" quotas \
   "quota NAME" "unit NS/NAME" metrics koordq_admission_wait_seconds "debug elasticquota" "debug queue" \
   "debug userquota" "Exit codes"
 expect_help explain -- NS/NAME --journal-dir --export --uid --at -o "Exit codes"
+expect_help console -- --journal-dir --listen --state-cache-mb /console/ "Exit codes"
 expect_help replay -- --journal-dir --export --to --verify --what-if -o oversellrate pod-initial-backoff-seconds \
   pod-max-backoff-seconds queue.NAME.policy queue.NAME.annotation.KEY quota.NAME.max.RESOURCE "Exit codes"
 expect_help journal -- import export verify stat checkpoint
