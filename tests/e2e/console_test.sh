@@ -20,6 +20,12 @@ j="$scratch/journal"
   >"$scratch/simulate.log" 2>&1
 check "the simulator writes the journal" test $? -eq 0
 
+# Bad flags and a missing journal: one line naming the problem, exit 2 or 3.
+run console --journal-dir "$j" --listen nonsense
+check "--listen without a port: exit 2 naming --listen" test "$code" = 2 -a "$(grep -c -- '--listen' "$err")" -ge 1
+run console --journal-dir "$scratch/nothing-here"
+check "a journal that is not there: exit 3 naming the directory" test "$code" = 3 -a "$(grep -c 'nothing-here' "$err")" -ge 1
+
 # `koordq console` prints its URL; port 0 takes a free one.
 "$koordq" console --journal-dir "$j" --listen 127.0.0.1:0 >"$scratch/console.log" 2>&1 &
 console_pid=$!
