@@ -382,8 +382,9 @@ TEST(CommandLine, journal_verify_reads_the_witness_flags) {
 }
 
 TEST(CommandLine, unknown_commands_and_missing_commands_are_usage_errors) {
-  EXPECT_EQ(usage_error_line({}),
-            "koordq: missing command: one of serve, replay, at, explain, journal, version; see 'koordq --help'");
+  EXPECT_EQ(
+      usage_error_line({}),
+      "koordq: missing command: one of serve, replay, at, explain, console, journal, version; see 'koordq --help'");
   EXPECT_EQ(usage_error_line({"serv"}), "koordq: unknown command \"serv\"; see 'koordq --help'");
   EXPECT_EQ(usage_error_line({"--verbose", "serve"}), "koordq: unknown flag --verbose; see 'koordq --help'");
   EXPECT_EQ(usage_error_line({"journal"}),
@@ -399,6 +400,7 @@ TEST(CommandLine, every_command_has_help) {
                                                                                        {"replay"},
                                                                                        {"at"},
                                                                                        {"explain"},
+                                                                                       {"console"},
                                                                                        {"journal"},
                                                                                        {"journal", "import"},
                                                                                        {"journal", "export"},
