@@ -396,10 +396,11 @@ function bind() {
     goTo(j.first + ((e.clientX - rect.left) / rect.width) * (j.head - j.first));
   });
   document.addEventListener('keydown', (e) => {
-    if (e.target.matches('input[type=text], input[type=number], select')) return;
+    if (e.target.matches('input[type=text], input[type=number], select, textarea')) return;
     if (e.key === 'n') step('next');
     else if (e.key === 'p') step('prev');
-    else if (e.key === ' ' && e.target.tagName !== 'BUTTON') { e.preventDefault(); setPlaying(!state.playing); }
+    // Space keeps its own meaning on a control (press a button, tick a checkbox, open a summary).
+    else if (e.key === ' ' && !e.target.matches('button, input, summary, a')) { e.preventDefault(); setPlaying(!state.playing); }
     else if (e.key === 'f') { $('follow').checked = !$('follow').checked; $('follow').dispatchEvent(new Event('change')); }
     else if (e.key === '/') { e.preventDefault(); $('unit-name').focus(); }
   });

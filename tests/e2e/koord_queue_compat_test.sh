@@ -39,7 +39,7 @@ obj Deployment koord-queue "$scratch/compat.json" >"$scratch/deployment.json"
 obj StatefulSet koordq "$scratch/base.json" >"$scratch/statefulset.json"
 
 kinds="$(jq -r '.kind' "$scratch/compat.json" | sort | uniq -c | awk '{print $2 "=" $1}' | tr '\n' ' ')"
-check "kinds: a Deployment and a claim instead of the StatefulSet ($kinds)" test "$kinds" = "APIService=1 ClusterRole=1 ClusterRoleBinding=1 CustomResourceDefinition=2 Deployment=1 Namespace=1 PersistentVolumeClaim=1 Role=4 RoleBinding=5 Service=2 ServiceAccount=1 "
+check "kinds: a Deployment and a claim instead of the StatefulSet ($kinds)" test "$kinds" = "APIService=1 ClusterRole=1 ClusterRoleBinding=1 ConfigMap=1 CustomResourceDefinition=2 Deployment=1 Namespace=1 PersistentVolumeClaim=1 Role=5 RoleBinding=6 Service=2 ServiceAccount=1 "
 check "every object of the base but the StatefulSet is in the overlay unchanged" test -z "$(
   jq -c 'select(.kind != "StatefulSet")' "$scratch/base.json" | grep -vxFf "$scratch/compat.json")"
 check "Deployment koord-queue/koord-queue: one replica, Recreate, selector control-plane: koord-queue" jq_true '
