@@ -128,8 +128,8 @@ namespace {
 Status fold_to(journal::JournalReader& reader, Fold& fold, uint64_t target_seq, const Progress& progress,
                ReplayedState& out) {
   if (fold.seq() < target_seq) {
-    journal::ReadAhead<actors::PreparedRecord> cursor(reader.cursor(fold.seq() + 1, target_seq),
-                                                      actors::prepare_record, actors::defer_record);
+    journal::ReadAhead<actors::PreparedRecord> cursor(reader.cursor(fold.seq() + 1, target_seq), actors::prepare_record,
+                                                      actors::defer_record);
     for (;;) {
       auto next = cursor.next();
       if (!next.ok()) return next.error();

@@ -5,9 +5,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include "api/debug_render.hpp"
+#include "api/unit_render.hpp"
 #include "api/visibility_render.hpp"
 #include "cmd/at_table.hpp"
-#include "api/unit_render.hpp"
 #include "cmd/at_yaml.hpp"
 #include "tests/support/scheduler_fixture.hpp"
 
