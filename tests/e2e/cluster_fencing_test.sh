@@ -159,10 +159,11 @@ check "and the new leader's after the takeover" grep -q ' queueunits/status ' "$
 check "after the takeover the old identity wrote nothing to QueueUnits, Queues or Events" \
   test ! -s "$scratch/old-after-decisions"
 # Besides: the removal of its own Pod's leader label, and a Lease update that was in flight when it
-# was stopped, refused by its resourceVersion precondition (409). Nothing else, and no Lease write
-# that succeeded.
-grep -Ev " patch pods koordq-r$old 200\$| update leases koordq 409\$" "$scratch/old-after" >"$scratch/old-after-other"
-check "nor anything else but its own Pod's label removal (and a Lease update refused 409)" \
+# was stopped, refused: by its resourceVersion precondition (409), or by a loaded API server
+# failing it (5xx, seen when etcd timed out on a busy host). Nothing else, and no Lease write that
+# succeeded.
+grep -Ev " patch pods koordq-r$old 200\$| update leases koordq (409|5[0-9][0-9])\$" "$scratch/old-after" >"$scratch/old-after-other"
+check "nor anything else but its own Pod's label removal (and a refused Lease update)" \
   test ! -s "$scratch/old-after-other"
 # The fence itself: no write of the old identity was received later than its last Lease renewal
 # plus the renew deadline (the renewal was sent before the audit log saw it, so this is if anything lenient
