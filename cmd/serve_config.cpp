@@ -36,7 +36,11 @@ journal::JournalOptions journal_options_of(const ServeOptions& o) {
   j.writer.max_batch_delay_nanos = o.journal_max_batch_delay_ns;
   j.on_corruption = o.journal_on_corruption == CorruptionPolicy::fail ? journal::CorruptionPolicy::kFail
                                                                       : journal::CorruptionPolicy::kQuarantine;
-  if (o.simulate && o.simulate_clock == SimulateClock::virtual_time) j.new_uuid = uuid_from_seed(o.seed);
+  if (o.simulate && o.simulate_clock == SimulateClock::virtual_time) {
+    j.new_uuid = uuid_from_seed(o.seed);
+    // Its seed reproduces the journal byte for byte: no fsync per round (behaviour.md §21).
+    j.writer.sync = false;
+  }
   return j;
 }
 

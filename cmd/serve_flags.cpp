@@ -294,8 +294,9 @@ const CommandSpec& serve_command_spec() {
                    {"--queue-items-max", "", "N", "500",
                     "entries per list in Queue status queueItemDetails (>= 0; 0 publishes empty lists)"},
                    {"--actor-threads", "", "N", "0",
-                    "worker threads of the decision actors; quota trees decide in parallel (0: one per core; "
-                    "every value gives the same decisions)"},
+                    "worker threads of the decision actors; quota trees decide in parallel (0: one per core, and "
+                    "under --simulate-clock=virtual no actors: the loop decides on its own thread; every value "
+                    "gives the same decisions)"},
                }},
               {"Visibility API",
                {
@@ -399,7 +400,7 @@ const CommandSpec& serve_command_spec() {
                     "decimal > 0 dividing the simulator's own intervals, not koordq's timers (needs --simulate)"},
                    {"--simulate-clock", "", "CLOCK", "wall",
                     "wall, or virtual: discrete events, so one scenario, seed and duration write identical "
-                    "journals (needs --simulate)"},
+                    "journals, not fsync'd per round since the seed reproduces them (needs --simulate)"},
                    {"--simulate-duration", "", "DURATION", "0s",
                     "Go duration of simulated time after which serve exits with code 0; 0s runs forever (needs "
                     "--simulate)"},

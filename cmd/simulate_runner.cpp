@@ -52,8 +52,12 @@ int run_simulation(const ServeOptions& options) {
     return kExitUsage;
   }
   controller::SimulationServeOptions simulation;
-  simulation.start =
-      start_options_of(options, {static_cast<size_t>(options.actor_threads), (*surfaces)->latency_observer(), true});
+  actors::runtime::EngineOptions engine{static_cast<size_t>(options.actor_threads), (*surfaces)->latency_observer(),
+                                        true};
+  // A discrete-event loop has nothing to run beside the round: unless told a thread count, it
+  // decides on its own thread (a hop between threads costs more than a round of the default scenario).
+  engine.on_calling_thread = virtual_clock && options.actor_threads == 0;
+  simulation.start = start_options_of(options, std::move(engine));
   simulation.loop = loop_options_of(options);
   simulation.scenario = std::move(scenario).value();
   simulation.scenario_name = options.scenario;

@@ -2,6 +2,9 @@
 
 #include <chrono>
 #include <limits>
+#include <memory>
+#include <utility>
+#include <vector>
 
 #include <rocksdb/write_batch.h>
 
@@ -37,6 +40,7 @@ GroupCommitWriter::~GroupCommitWriter() {
     std::lock_guard lock(mu_);
     stopping_ = true;
   }
+  idle_cv_.notify_all();
   work_cv_.notify_all();
   thread_.join();
   head_file_cv_.notify_all();
@@ -54,6 +58,50 @@ void GroupCommitWriter::append(std::unique_ptr<RecordBody> body, AckCallback ack
     }
   }
   if (p.ack) p.ack(make_error("journal is closing"));
+}
+
+void GroupCommitWriter::append_all(std::vector<std::unique_ptr<RecordBody>> bodies,
+                                   std::function<void(size_t, const Result<AppendedRecord>&)> ack) {
+  if (bodies.empty()) return;
+  const int64_t arrival = steady_nanos();
+  auto shared_ack = std::make_shared<std::function<void(size_t, const Result<AppendedRecord>&)>>(std::move(ack));
+  std::vector<Pending> group;
+  group.reserve(bodies.size());
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    group.push_back(Pending{std::move(bodies[i]),
+                            [shared_ack, i](const Result<AppendedRecord>& r) { (*shared_ack)(i, r); }, arrival,
+                            i + 1 == bodies.size()});
+  }
+  if (!options_.sync && write_on_caller(group)) return;
+  {
+    std::lock_guard lock(mu_);
+    if (!stopping_) {
+      for (auto& p : group) inputs_.push_back(std::move(p));
+      work_cv_.notify_one();
+      return;
+    }
+  }
+  for (auto& p : group) p.ack(make_error("journal is closing"));
+}
+
+bool GroupCommitWriter::write_on_caller(std::vector<Pending>& group) {
+  {
+    std::unique_lock lock(mu_);
+    idle_cv_.wait(lock, [&] { return stopping_ || (!writing_ && inputs_.empty() && !round_); });
+    if (stopping_ || round_mode_) return false;
+    writing_ = true;
+  }
+  // Over the byte bound, write_group queues the rest for the writer thread, behind nothing.
+  write_group(group, false);
+  bool queued_behind;
+  {
+    std::lock_guard lock(mu_);
+    writing_ = false;
+    queued_behind = !inputs_.empty();
+  }
+  idle_cv_.notify_all();
+  if (queued_behind) work_cv_.notify_one();
+  return true;
 }
 
 void GroupCommitWriter::append_round(uint64_t basis, std::unique_ptr<RecordBody> round, AckCallback ack) {
@@ -133,7 +181,8 @@ std::vector<GroupCommitWriter::Pending> GroupCommitWriter::take_group(std::uniqu
     round_.reset();
     awaited_basis_.reset();
     starts_with_round = true;
-  } else if (!stopping_ && options_.max_batch_delay_nanos > 0 && !inputs_.empty()) {
+  } else if (!stopping_ && options_.max_batch_delay_nanos > 0 && !inputs_.empty() &&
+             !inputs_.back().ends_waited_batch) {
     // Adaptive linger: wait (up to the delay, counted from the oldest arrival) for as many
     // records as the previous group had, so concurrent producers share one sync while a lone
     // producer never waits.
@@ -153,17 +202,21 @@ std::vector<GroupCommitWriter::Pending> GroupCommitWriter::take_group(std::uniqu
 void GroupCommitWriter::run() {
   std::unique_lock lock(mu_);
   for (;;) {
-    work_cv_.wait(lock, [&] { return stopping_ || round_ || (!awaited_basis_ && !inputs_.empty()); });
+    work_cv_.wait(lock, [&] { return !writing_ && (stopping_ || round_ || (!awaited_basis_ && !inputs_.empty())); });
     if (stopping_ && !round_ && inputs_.empty()) break;
     if (stopping_) awaited_basis_.reset();  // flush held inputs: a group without a round is valid
     bool starts_with_round = false;
     std::vector<Pending> group = take_group(lock, starts_with_round);
     if (group.empty()) continue;
+    writing_ = true;
     lock.unlock();
     write_group(group, starts_with_round);
     lock.lock();
+    writing_ = false;
+    idle_cv_.notify_all();
   }
   writer_done_ = true;
+  idle_cv_.notify_all();
   durable_cv_.notify_all();
   head_file_cv_.notify_all();
 }
@@ -216,7 +269,7 @@ void GroupCommitWriter::write_group(std::vector<Pending>& group, bool starts_wit
   }
 
   const int64_t sync_start = steady_nanos();
-  Status written = store_.write(batch, /*sync=*/true);
+  Status written = store_.write(batch, options_.sync);
   const int64_t sync_nanos = steady_nanos() - sync_start;
   if (!written.ok()) {
     // A failed write stops RocksDB's writes; once the cause is gone (disk space freed) Resume()
@@ -257,7 +310,7 @@ void GroupCommitWriter::write_group(std::vector<Pending>& group, bool starts_wit
     sync_observer = sync_observer_;
   }
   durable_cv_.notify_all();
-  head_file_cv_.notify_one();
+  if (options_.sync) head_file_cv_.notify_one();  // unsynced, HEAD follows every 50 ms on its own
   if (sync_observer) sync_observer(encoded.size(), sync_nanos);
   for (size_t i = 0; i < group.size(); ++i) {
     if (group[i].ack) group[i].ack(encoded[i].record);
@@ -268,18 +321,30 @@ void GroupCommitWriter::write_group(std::vector<Pending>& group, bool starts_wit
 void GroupCommitWriter::run_head_file_writer() {
   std::unique_lock lock(mu_);
   for (;;) {
-    head_file_cv_.wait(lock, [&] { return durable_.seq != head_file_written_.seq || writer_done_; });
+    const auto due = [&] { return durable_.seq != head_file_written_.seq || writer_done_; };
+    if (options_.sync) {
+      head_file_cv_.wait(lock, due);
+    } else {
+      head_file_cv_.wait_for(lock, std::chrono::milliseconds(50), due);  // groups do not notify
+    }
     if (durable_.seq != head_file_written_.seq) {
       const ChainHead head = durable_;
       lock.unlock();
       // A failed HEAD write only makes HEAD lag, which recovery tolerates; the next group retries.
+      const bool synced = options_.sync || store_.db().FlushWAL(/*sync=*/true).ok();
       const bool ok =
+          synced &&
           write_head_file(head_file_, head, options_.sign_head ? options_.sign_head(head) : std::nullopt).ok();
       lock.lock();
       if (ok) head_file_written_ = head;
-      if (!ok) {
-        if (writer_done_) break;
-        head_file_cv_.wait_for(lock, std::chrono::milliseconds(100));
+      if (!ok || !options_.sync) {
+        // Unsynced groups come back to back: one WAL sync and HEAD write per interval covers them.
+        if (writer_done_ && !ok) break;
+        if (ok) {
+          head_file_cv_.wait_for(lock, std::chrono::milliseconds(50), [&] { return writer_done_; });
+        } else if (!writer_done_) {
+          head_file_cv_.wait_for(lock, std::chrono::milliseconds(100));
+        }
       }
       continue;
     }

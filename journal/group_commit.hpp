@@ -56,6 +56,12 @@ struct WriterOptions {
   size_t max_batch_bytes = 16u << 20;
   // The signature HEAD carries for a head (journal signing key), set by Journal::open.
   std::function<std::optional<Signature>(const ChainHead&)> sign_head;
+  // False: groups are neither fsync'd nor written out one by one (the virtual-clock simulator,
+  // whose journal its seed reproduces): RocksDB buffers the WAL (Journal::open), and "durable"
+  // means in that buffer. HEAD is then written only after the WAL is flushed and synced, at most
+  // every 50 ms, so it never names a record a crash could take; and append_all writes its bodies
+  // on the caller's thread (a write to memory is shorter than the hop to the writer).
+  bool sync = true;
 };
 
 struct WriterStats {
@@ -75,6 +81,10 @@ class GroupCommitWriter {
   GroupCommitWriter& operator=(const GroupCommitWriter&) = delete;
 
   void append(std::unique_ptr<RecordBody> body, AckCallback ack);
+  // The bodies in order, queued at once, acknowledged as ack(index, result). The writer does not
+  // linger for more records behind them: their producer waits for them.
+  void append_all(std::vector<std::unique_ptr<RecordBody>> bodies,
+                  std::function<void(size_t, const Result<AppendedRecord>&)> ack);
   // The round record for the group ending at `basis`; refused unless the writer awaits exactly it.
   void append_round(uint64_t basis, std::unique_ptr<RecordBody> round, AckCallback ack);
 
@@ -97,7 +107,8 @@ class GroupCommitWriter {
   struct Pending {
     std::unique_ptr<RecordBody> body;
     AckCallback ack;
-    int64_t arrival;  // RecordClock reading when appended
+    int64_t arrival;                 // RecordClock reading when appended
+    bool ends_waited_batch = false;  // the last of an append_all
   };
   struct Encoded {
     AppendedRecord record;
@@ -108,6 +119,9 @@ class GroupCommitWriter {
   void run_head_file_writer();
   std::vector<Pending> take_group(std::unique_lock<std::mutex>& lock, bool& starts_with_round);
   void write_group(std::vector<Pending>& group, bool starts_with_round);
+  // Unsynced: writes `group` on the caller's thread once nothing queued is ahead of it. False when
+  // the writer must take it instead (round mode, or stopping).
+  bool write_on_caller(std::vector<Pending>& group);
 
   RocksStore& store_;
   RecordClock& clock_;
@@ -116,6 +130,7 @@ class GroupCommitWriter {
 
   mutable std::mutex mu_;
   std::condition_variable work_cv_;
+  std::condition_variable idle_cv_;  // writing_ cleared
   mutable std::condition_variable durable_cv_;
   std::condition_variable head_file_cv_;
   std::deque<Pending> inputs_;
@@ -123,6 +138,7 @@ class GroupCommitWriter {
   bool round_mode_ = false;
   std::optional<uint64_t> awaited_basis_;
   bool stopping_ = false;
+  bool writing_ = false;  // a group is being written (by the writer thread or an append_all caller)
   bool writer_done_ = false;
   ChainHead durable_;
   int64_t durable_time_ = 0;

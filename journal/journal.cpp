@@ -114,7 +114,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
   std::unique_ptr<Journal> j(new Journal());
   j->dir_ = options.dir;
   j->signing_key_ = options.signing_key;
-  auto store = RocksStore::open(db_path(options.dir), StoreMode::kPrimary);
+  auto store = RocksStore::open(db_path(options.dir), StoreMode::kPrimary, {}, !options.writer.sync);
   if (!store.ok()) return store.error();
   j->store_ = std::move(store).value();
   j->reader_ = std::make_unique<JournalReader>(*j->store_);

@@ -108,13 +108,15 @@ Error rocks_error(const std::string& what, const rocksdb::Status& s) {
 }
 
 Result<std::unique_ptr<RocksStore>> RocksStore::open(const std::filesystem::path& db_dir, StoreMode mode,
-                                                     const std::filesystem::path& secondary_dir) {
+                                                     const std::filesystem::path& secondary_dir, bool buffered_wal) {
   std::unique_ptr<RocksStore> store(new RocksStore());
   store->mode_ = mode;
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s;
   if (mode == StoreMode::kPrimary) {
-    s = rocksdb::DB::Open(db_options(mode), db_dir.string(), descriptors(db_dir, mode), &store->handles_, &raw);
+    rocksdb::DBOptions options = db_options(mode);
+    options.manual_wal_flush = buffered_wal;
+    s = rocksdb::DB::Open(options, db_dir.string(), descriptors(db_dir, mode), &store->handles_, &raw);
   } else {
     s = rocksdb::DB::OpenAsSecondary(db_options(mode), db_dir.string(), secondary_dir.string(),
                                      descriptors(db_dir, mode), &store->handles_, &raw);

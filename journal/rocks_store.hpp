@@ -32,8 +32,11 @@ class RocksStore {
   // When RocksDB refuses a primary as corrupt (a damaged SST file), it is opened read only without
   // paranoid checks instead, so that recovery can name the first bad seq: damage() says why, and
   // the store must not be written.
+  // `buffered_wal` (a primary written without sync): the WAL is kept in memory until FlushWAL or a
+  // synced write, instead of one write(2) per batch.
   static Result<std::unique_ptr<RocksStore>> open(const std::filesystem::path& db_dir, StoreMode mode,
-                                                  const std::filesystem::path& secondary_dir = {});
+                                                  const std::filesystem::path& secondary_dir = {},
+                                                  bool buffered_wal = false);
   // Reads a journal without opening it for writing: nothing in `db_dir` changes (no recovery, no
   // lock, no new file). The store must not be written.
   static Result<std::unique_ptr<RocksStore>> open_read_only(const std::filesystem::path& db_dir);

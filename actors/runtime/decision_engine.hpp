@@ -34,6 +34,11 @@ struct EngineOptions {
   // Keep a read side (read_side.hpp): the state published after each applied batch, for the
   // serving surfaces, which then never ask the router.
   bool publish_reads = false;
+  // Folds and rounds run on the calling thread over one Scheduler, without the actors: the same
+  // decisions in the same order (design.md §3), for a caller with nothing to run beside them (the
+  // virtual-clock simulator's discrete-event loop, where each hop between threads costs more than
+  // the round). read_state and quota then wait while the caller folds or decides.
+  bool on_calling_thread = false;
 };
 
 class DecisionEngine {
@@ -69,6 +74,7 @@ class DecisionEngine {
   bool wait_published(uint64_t seq);
   // A quota actor's copy of its quota, or nullopt when no quota has that name.
   std::optional<QuotaView> quota(const std::string& name);
+  // Actor worker threads (1 on the calling thread: the actor system then only serves the clock).
   size_t threads() const { return threads_; }
   // The engine's actor system, for the actors that live beside the router (the clock, clock.hpp).
   caf::actor_system& actor_system();

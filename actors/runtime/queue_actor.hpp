@@ -9,11 +9,9 @@
 #include <caf/all.hpp>
 
 #include "actors/core/scheduler.hpp"
+#include "actors/runtime/check_timer.hpp"
 
 namespace koordq::actors::runtime {
-
-// Called with the queue name and the wall-clock seconds one quota check of an attempt took.
-using LatencyObserver = std::function<void(const std::string& queue, double seconds)>;
 
 caf::behavior queue_actor(caf::event_based_actor* self, std::string queue, LatencyObserver observe);
 

@@ -45,7 +45,10 @@ check "another seed writes another journal" test "$(head_of "$scratch/c")" != "$
 # The config record names the thread count; every other record must be the same.
 simulate "$scratch/t1" 7 60s --actor-threads 1
 simulate "$scratch/t4" 7 60s --actor-threads 4
+simulate "$scratch/t0" 7 60s
 check "1 and 4 actor threads write the same records" cmp -s <(bodies "$scratch/t1") <(bodies "$scratch/t4")
+check "and the loop deciding on its own thread (--actor-threads 0) the same as the actors" \
+  cmp -s <(bodies "$scratch/t0") <(bodies "$scratch/t1")
 check "the thread count is in the config record" \
   bash -c "'$koordq' journal export --journal-dir '$scratch/t4' | head -1 | grep -q '\"actor-threads\",\"value\":\"4\"'"
 

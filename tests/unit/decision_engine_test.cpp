@@ -1,6 +1,7 @@
 // The decision actors (actors/runtime): the router folds records in seq order, a round spans
 // every quota tree in tree-name order, quota actors hold their quota's accounting, and actors
-// follow the objects they stand for.
+// follow the objects they stand for. Each test runs with 1 and 4 actor threads, and without the
+// actors (parameter 0: EngineOptions::on_calling_thread), which must behave alike.
 #include "actors/runtime/decision_engine.hpp"
 
 #include <atomic>
@@ -25,6 +26,13 @@ constexpr int64_t kT0 = 1'776'000'000 * kSec;
 
 class DecisionEngineTest : public ::testing::TestWithParam<size_t> {
  protected:
+  static actors::runtime::EngineOptions options() {
+    actors::runtime::EngineOptions o;
+    o.threads = GetParam();
+    o.on_calling_thread = GetParam() == 0;
+    return o;
+  }
+
   journal::StoredRecord watch(schema::WatchedObject object,
                               schema::WatchEventType type = schema::WatchEventType::kAdded) {
     schema::WatchEvent event;
@@ -60,7 +68,7 @@ std::vector<std::string> admitted_units(const std::vector<actors::Decision>& dec
 
 TEST_P(DecisionEngineTest, a_round_decides_every_tree_in_tree_name_order_like_the_plain_scheduler) {
   actors::Scheduler plain;
-  actors::runtime::DecisionEngine engine({GetParam(), {}}, actors::Scheduler());
+  actors::runtime::DecisionEngine engine(options(), actors::Scheduler());
   auto records = two_trees();
   for (const auto& r : records) ASSERT_TRUE(actors::apply_record(plain, r).ok());
   ASSERT_TRUE(engine.apply(std::move(records)).ok());
@@ -73,7 +81,7 @@ TEST_P(DecisionEngineTest, a_round_decides_every_tree_in_tree_name_order_like_th
 }
 
 TEST_P(DecisionEngineTest, quota_actors_hold_the_accounting_after_the_round_is_applied) {
-  actors::runtime::DecisionEngine engine({GetParam(), {}}, actors::Scheduler());
+  actors::runtime::DecisionEngine engine(options(), actors::Scheduler());
   ASSERT_TRUE(engine.apply(two_trees()).ok());
   const auto decided = engine.decide();
   ASSERT_TRUE(decided.ok());
@@ -93,7 +101,7 @@ TEST_P(DecisionEngineTest, quota_actors_hold_the_accounting_after_the_round_is_a
 }
 
 TEST_P(DecisionEngineTest, a_deleted_quota_loses_its_actor) {
-  actors::runtime::DecisionEngine engine({GetParam(), {}}, actors::Scheduler());
+  actors::runtime::DecisionEngine engine(options(), actors::Scheduler());
   ASSERT_TRUE(engine.apply(two_trees()).ok());
   ASSERT_TRUE(engine.quota("b-tree").has_value());
   std::vector<journal::StoredRecord> deletion;
@@ -103,7 +111,7 @@ TEST_P(DecisionEngineTest, a_deleted_quota_loses_its_actor) {
 }
 
 TEST_P(DecisionEngineTest, records_already_folded_are_skipped) {
-  actors::runtime::DecisionEngine engine({GetParam(), {}}, actors::Scheduler());
+  actors::runtime::DecisionEngine engine(options(), actors::Scheduler());
   auto records = two_trees();
   std::vector<journal::StoredRecord> again;
   for (const auto& r : records) again.push_back(std::move(journal::StoredRecord::parse(r.stored_value())).value());
@@ -117,7 +125,7 @@ TEST_P(DecisionEngineTest, records_already_folded_are_skipped) {
 }
 
 TEST_P(DecisionEngineTest, read_state_sees_the_state_at_the_applied_seq) {
-  actors::runtime::DecisionEngine engine({GetParam(), {}}, actors::Scheduler());
+  actors::runtime::DecisionEngine engine(options(), actors::Scheduler());
   ASSERT_TRUE(engine.apply(two_trees()).ok());
   size_t units = 0;
   uint64_t seq = 0;
@@ -131,7 +139,7 @@ TEST_P(DecisionEngineTest, read_state_sees_the_state_at_the_applied_seq) {
 
 // The API servers read the state from their own threads while the serve loop applies and decides.
 TEST_P(DecisionEngineTest, readers_on_other_threads_run_alongside_apply_and_decide) {
-  actors::runtime::DecisionEngine engine({GetParam(), {}}, actors::Scheduler());
+  actors::runtime::DecisionEngine engine(options(), actors::Scheduler());
   std::atomic<bool> done{false};
   std::atomic<int> reads{0};
   std::vector<std::thread> readers;
@@ -159,7 +167,7 @@ TEST_P(DecisionEngineTest, readers_on_other_threads_run_alongside_apply_and_deci
 }
 
 TEST_P(DecisionEngineTest, the_next_deadline_follows_the_applied_state) {
-  actors::runtime::DecisionEngine engine({GetParam(), {}}, actors::Scheduler());
+  actors::runtime::DecisionEngine engine(options(), actors::Scheduler());
   EXPECT_FALSE(engine.next_deadline().has_value());
   std::vector<journal::StoredRecord> records;
   records.push_back(watch(unit("orphan", "missing-quota", "1", 0, kT0)));
@@ -174,11 +182,12 @@ TEST_P(DecisionEngineTest, the_next_deadline_follows_the_applied_state) {
 TEST_P(DecisionEngineTest, the_queue_actors_time_one_quota_check_per_attempt) {
   std::mutex mu;
   std::multiset<std::string> timed;
-  actors::runtime::EngineOptions options{GetParam(), [&](const std::string& q, double seconds) {
-                                           std::lock_guard lock(mu);
-                                           if (seconds >= 0) timed.insert(q);
-                                         }};
-  actors::runtime::DecisionEngine engine(options, actors::Scheduler());
+  actors::runtime::EngineOptions timed_options = options();
+  timed_options.observe_latency = [&](const std::string& q, double seconds) {
+    std::lock_guard lock(mu);
+    if (seconds >= 0) timed.insert(q);
+  };
+  actors::runtime::DecisionEngine engine(timed_options, actors::Scheduler());
   ASSERT_TRUE(engine.apply(two_trees()).ok());
   auto first = engine.decide();
   ASSERT_TRUE(first.ok());
@@ -206,7 +215,7 @@ TEST_P(DecisionEngineTest, the_queue_actors_time_one_quota_check_per_attempt) {
   EXPECT_EQ(timed.size(), 2u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, DecisionEngineTest, ::testing::Values(size_t{1}, size_t{4}));
+INSTANTIATE_TEST_SUITE_P(Threads, DecisionEngineTest, ::testing::Values(size_t{0}, size_t{1}, size_t{4}));
 
 }  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing
