@@ -11,7 +11,7 @@ build_pkgs=(
   libboost-dev libboost-system-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libsimdjson-dev rapidjson-dev libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
-  libjemalloc-dev
+  libjemalloc-dev libcurl4-openssl-dev
 )
 # End-to-end tests: the real clients, and the control plane of tests/controlplane: etcd, and what
 # build-kube-apiserver.sh builds kube-apiserver from Debian's source package with (Go, rsync, make,
@@ -27,6 +27,8 @@ test_pkgs=(
   mmdebstrap skopeo podman runc
   # tests/e2e/console_test.sh: the console in headless Chromium, driven through WebDriver.
   chromium chromium-driver python3-selenium fonts-liberation
+  # tests/e2e/s3_client_test.sh: a clock an hour off for the S3 client's clock-skew error.
+  faketime
 )
 
 pkgs=("${build_pkgs[@]}")
