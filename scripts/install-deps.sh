@@ -3,6 +3,7 @@
 # Runs as root on Debian 12; installs only what is missing; never starts system services.
 #   scripts/install-deps.sh            build + unit/property tests + end-to-end clients
 #   scripts/install-deps.sh --build    only what building and running koordq needs
+#   scripts/install-deps.sh --s3       only the S3 server of scripts/s3-server.sh (which calls this)
 set -euo pipefail
 
 build_pkgs=(
@@ -31,8 +32,20 @@ test_pkgs=(
   faketime
 )
 
-pkgs=("${build_pkgs[@]}")
-[ "${1:-}" = "--build" ] || pkgs+=("${test_pkgs[@]}")
+# The S3 server of scripts/s3-server.sh (tests/e2e/s3_client_test.sh): a single-node Ceph cluster
+# with the RADOS Gateway, and curl, which signs the bucket's creation. About 70 MB to download and
+# 2 minutes to install on a fresh machine (BENCHMARKS.md, "The S3 test server").
+s3_pkgs=(ceph-mon ceph-mgr ceph-osd radosgw ceph-common curl python3 uuid-runtime)
+
+case "${1:-}" in
+  --build) pkgs=("${build_pkgs[@]}") ;;
+  --s3) pkgs=("${s3_pkgs[@]}") ;;
+  "") pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}" "${s3_pkgs[@]}") ;;
+  *)
+    echo "usage: $0 [--build|--s3]" >&2
+    exit 2
+    ;;
+esac
 
 missing=()
 for p in "${pkgs[@]}"; do
