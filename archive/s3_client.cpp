@@ -181,6 +181,12 @@ S3Result<std::string> S3Client::get_object(std::string_view bucket, std::string_
   if (range) request.headers["range"] = range_header(*range);
   S3Result<Response> response = send("GET", request);
   if (!response.ok()) return response.error();
+  // A server that ignores Range answers 200 with the whole object, which is not the bytes asked for.
+  if (range && response->status != 206) {
+    const std::string endpoint = config_.endpoint.url();
+    return s3_bad_response(S3RequestContext{"GET", endpoint, bucket, key},
+                           "a ranged GET was answered with HTTP " + std::to_string(response->status) + ", not 206");
+  }
   return std::move(response->body);
 }
 

@@ -47,6 +47,8 @@ run get "$bucket" "c1/seg 1+x" 1000-1999
 check "a ranged get returns exactly the range" cmp -s "$out" <(tail -c +1001 "$scratch/segment" | head -c 1000)
 run get "$bucket" "c1/seg 1+x" 2999990-
 check "an open range returns the tail" cmp -s "$out" <(tail -c 10 "$scratch/segment")
+run get "$bucket" "c1/seg 1+x" 3000000-3000009
+expect_error "a range past the end is refused" invalid-argument 416 InvalidRange
 run head "$bucket" "c1/seg 1+x"
 check "head gives the size and ETag" grep -q "^size=3000000 etag=$etag version=.* lock=none until=$" "$out"
 
