@@ -181,7 +181,8 @@ stage_done "manager"
 
 # 4. The OSD, in memory.
 osd_uuid="$(uuidgen)"
-osd_id="$("${ceph_cli[@]}" osd new "$osd_uuid")"
+osd_id="$("${ceph_cli[@]}" osd new "$osd_uuid" 2>"$dir/log/osd-new.log")" ||
+  fail_with "$dir/log/osd-new.log" "ceph osd new failed"
 [ "$osd_id" = 0 ] || fail_with "$dir/log/cluster.log" "the new OSD got id '$osd_id', not 0"
 ceph-osd -c "$conf" -i 0 --mkfs --osd-uuid "$osd_uuid" >"$dir/log/osd.0.mkfs.log" 2>&1 ||
   fail_with "$dir/log/osd.0.mkfs.log" "ceph-osd --mkfs failed"
@@ -212,6 +213,11 @@ status="$(curl -sS -o "$dir/log/bucket-create.log" -w '%{http_code}' --aws-sigv4
 [ "$status" = 200 ] ||
   fail_with "$dir/log/bucket-create.log" "creating bucket $bucket with Object Lock failed (HTTP $status)"
 stage_done "user and bucket"
+
+for name in "${daemons[@]}"; do
+  pid="$(pid_of "$name")"
+  if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then fail_with "$dir/log/$name.log" "$name is not running"; fi
+done
 
 cat >"$dir/env" <<EOF
 export AWS_ACCESS_KEY_ID=$access_key
