@@ -6,8 +6,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <string>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 namespace koordq::archive {
 namespace KOORDQ_TEST_LOCAL {
@@ -98,7 +100,8 @@ TEST(S3ConfigFromEnvironment, a_bad_endpoint_is_refused_with_its_text) {
 }
 
 TEST(S3ConfigFromEnvironment, without_keys_reads_the_profile_of_the_credentials_file) {
-  const std::filesystem::path path = std::filesystem::temp_directory_path() / "koordq-s3-credentials-test";
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("koordq-s3-credentials-test." + std::to_string(::getpid()));
   {
     std::ofstream file(path);
     file << "# test\n[default]\naws_access_key_id = AKIDDEFAULT\naws_secret_access_key = s1\n\n"
