@@ -97,6 +97,13 @@ check "the refusal names Object Lock retention" grep -q 'Object Lock retention' 
 run get "$bucket" locked/seg "" "$locked_version"
 check "the locked version is intact" cmp -s "$out" "$scratch/small"
 
+# The credentials from a shared credentials file's profile when the environment has none.
+printf '[default]\naws_access_key_id = wrong\naws_secret_access_key = wrong\n[rgw]\naws_access_key_id = %s\naws_secret_access_key = %s\n' \
+  "$AWS_ACCESS_KEY_ID" "$AWS_SECRET_ACCESS_KEY" >"$scratch/credentials"
+(unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY
+  AWS_SHARED_CREDENTIALS_FILE="$scratch/credentials" AWS_PROFILE=rgw run head "$bucket" "c1/seg 1+x")
+check "the credentials file's profile signs as well" grep -q '^size=3000000 ' "$out"
+
 # Errors, each with its kind and a fix.
 AWS_SECRET_ACCESS_KEY=wrong-secret-key-0123456789 run get "$bucket" "c1/seg 1+x"
 expect_error "a wrong secret key is a credentials error" credentials 403 SignatureDoesNotMatch
