@@ -91,6 +91,11 @@ S3Error s3_error_from_response(const S3RequestContext& c, int status, std::strin
                 what + " failed (" + said +
                     "): this machine's clock and the server's differ by more than the 15 "
                     "minutes a SigV4 signature allows; synchronise this machine's clock (NTP)");
+  if (code == "AuthorizationHeaderMalformed" || code == "PermanentRedirect" ||
+      code == "IllegalLocationConstraintException")
+    return make(S3ErrorKind::kInvalidArgument, status, code, message,
+                what + " failed (" + said + "): bucket " + bucket +
+                    " is in another region than the one signed for; set AWS_REGION to the bucket's region");
   if (code == "NoSuchBucket")
     return make(S3ErrorKind::kNoSuchBucket, status, code, message,
                 what + " failed (" + said + "): bucket " + bucket +

@@ -36,6 +36,8 @@ TEST(S3ErrorFromResponse, each_s3_code_maps_to_its_kind_and_names_the_fix) {
       {404, "NoSuchVersion", S3ErrorKind::kNoSuchKey, "no such object"},
       {404, "ObjectLockConfigurationNotFoundError", S3ErrorKind::kNoObjectLock, "with Object Lock enabled"},
       {403, "AccessDenied", S3ErrorKind::kAccessDenied, "Object Lock retention"},
+      {400, "AuthorizationHeaderMalformed", S3ErrorKind::kInvalidArgument, "set AWS_REGION"},
+      {301, "PermanentRedirect", S3ErrorKind::kInvalidArgument, "set AWS_REGION"},
       {400, "InvalidRequest", S3ErrorKind::kInvalidArgument, "refused"},
       {503, "SlowDown", S3ErrorKind::kServer, "retry later"},
       {500, "InternalError", S3ErrorKind::kServer, "retry later"},
