@@ -8,7 +8,9 @@
 #   scripts/s3-server.sh stop DIR    stops every daemon start left running there
 # Everything lives under DIR: ceph.conf, data, logs, pid files, admin sockets. No systemd, no
 # containers, no block device. The OSD keeps its objects in memory (memstore), so a stop loses the
-# bucket's contents; cephx is off (loopback only, a test server). Each stage prints its time; a
+# bucket's contents; cephx is off (loopback only, a test server). The gateway's DNS name is
+# localhost, so virtual-host requests go to http://BUCKET.localhost:PORT (libcurl resolves
+# *.localhost to loopback itself). Each stage prints its time; a
 # stage that does not become ready in time prints its log's tail and start exits non-zero, after
 # stopping what it started (not with KOORDQ_S3_KEEP_ON_FAILURE=1, to look at it).
 set -euo pipefail
