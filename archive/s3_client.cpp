@@ -194,7 +194,16 @@ S3Result<ObjectHead> S3Client::head_object(std::string_view bucket, std::string_
   Request request{"HEAD", bucket, key, {}, {}, std::nullopt};
   if (!version_id.empty()) request.query.emplace_back("versionId", std::string(version_id));
   S3Result<Response> response = send("HEAD", request);
-  if (!response.ok()) return response.error();
+  if (!response.ok()) {
+    // A HEAD answer has no body, so a refusal carries no S3 error code: a wrong secret key, a skewed
+    // clock and a missing permission all look alike. A one-byte GET of the same object says which.
+    const S3Error& error = response.error();
+    if (error.code.empty() && (error.http_status == 400 || error.http_status == 403)) {
+      const S3Result<std::string> probe = get_object(bucket, key, ByteRange{0, 0}, version_id);
+      if (!probe.ok() && !probe.error().code.empty()) return probe.error();
+    }
+    return error;
+  }
   const auto& headers = response->headers;
   ObjectHead head;
   const std::optional<std::uint64_t> size = parse_byte_count(header_or_empty(headers, "content-length"));

@@ -47,6 +47,7 @@ class S3Client {
                                        const PutObjectOptions& options = {});
   S3Result<std::string> get_object(std::string_view bucket, std::string_view key,
                                    std::optional<ByteRange> range = std::nullopt, std::string_view version_id = {});
+  // A refusal of the HEAD (which has no body to say why) is explained by a one-byte GET.
   S3Result<ObjectHead> head_object(std::string_view bucket, std::string_view key, std::string_view version_id = {});
   S3Result<DeleteObjectResult> delete_object(std::string_view bucket, std::string_view key,
                                              std::string_view version_id = {});

@@ -108,11 +108,14 @@ S3Error s3_error_from_response(const S3RequestContext& c, int status, std::strin
                 what + " failed (" + said + "): bucket " + bucket +
                     " has no Object Lock; create the bucket with Object Lock enabled "
                     "(x-amz-bucket-object-lock-enabled: true), which also turns versioning on");
-  if (code == "AccessDenied" || (code.empty() && status == 403))
-    return make(S3ErrorKind::kAccessDenied, status, code, message,
-                what + " was denied (" + said +
-                    "): a version under Object Lock retention cannot be deleted before its retain-until date; "
-                    "otherwise the user lacks the permission, which the bucket's owner or policy must grant");
+  if (code == "AccessDenied" || (code.empty() && status == 403)) {
+    const std::string why =
+        c.operation == "DELETE"
+            ? "a version under Object Lock retention cannot be deleted before its retain-until date; otherwise the "
+              "user lacks the permission, which the bucket's owner or policy must grant"
+            : "the user lacks the permission, which the bucket's owner or policy must grant";
+    return make(S3ErrorKind::kAccessDenied, status, code, message, what + " was denied (" + said + "): " + why);
+  }
   if (status >= 500)
     return make(S3ErrorKind::kServer, status, code, message,
                 what + " failed (" + said +

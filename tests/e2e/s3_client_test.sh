@@ -107,6 +107,8 @@ check "the credentials file's profile signs as well" grep -q '^size=3000000 ' "$
 # Errors, each with its kind and a fix.
 AWS_SECRET_ACCESS_KEY=wrong-secret-key-0123456789 run get "$bucket" "c1/seg 1+x"
 expect_error "a wrong secret key is a credentials error" credentials 403 SignatureDoesNotMatch
+AWS_SECRET_ACCESS_KEY=wrong-secret-key-0123456789 run head "$bucket" "c1/seg 1+x"
+expect_error "a HEAD with a wrong secret key is a credentials error" credentials 403 SignatureDoesNotMatch
 check "which says to check the secret key" grep -q 'check AWS_SECRET_ACCESS_KEY' "$err"
 check "and never prints it" bash -c "! grep -q 'wrong-secret-key' '$err' '$out'"
 AWS_ACCESS_KEY_ID=NOSUCHKEY0000000000 run get "$bucket" "c1/seg 1+x"
@@ -130,6 +132,9 @@ if command -v faketime >/dev/null; then
   code=$?
   expect_error "a clock an hour behind is clock skew" clock-skew 403 RequestTimeTooSkewed
   check "which says to synchronise the clock" grep -q "synchronise this machine's clock" "$err"
+  (cd "$scratch" && timeout 60 faketime -f '-1h' "$koordq" head "$bucket" "c1/seg 1+x") >"$out" 2>"$err"
+  code=$?
+  expect_error "a HEAD with a clock an hour behind is clock skew too" clock-skew 403 RequestTimeTooSkewed
 else
   echo "note: faketime not installed (scripts/install-deps.sh installs it): clock skew not checked"
 fi

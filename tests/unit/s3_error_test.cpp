@@ -35,7 +35,7 @@ TEST(S3ErrorFromResponse, each_s3_code_maps_to_its_kind_and_names_the_fix) {
       {404, "NoSuchKey", S3ErrorKind::kNoSuchKey, "no such object"},
       {404, "NoSuchVersion", S3ErrorKind::kNoSuchKey, "no such object"},
       {404, "ObjectLockConfigurationNotFoundError", S3ErrorKind::kNoObjectLock, "with Object Lock enabled"},
-      {403, "AccessDenied", S3ErrorKind::kAccessDenied, "Object Lock retention"},
+      {403, "AccessDenied", S3ErrorKind::kAccessDenied, "the user lacks the permission"},
       {400, "AuthorizationHeaderMalformed", S3ErrorKind::kInvalidArgument, "set AWS_REGION"},
       {301, "PermanentRedirect", S3ErrorKind::kInvalidArgument, "set AWS_REGION"},
       {400, "InvalidRequest", S3ErrorKind::kInvalidArgument, "refused"},
@@ -52,6 +52,14 @@ TEST(S3ErrorFromResponse, each_s3_code_maps_to_its_kind_and_names_the_fix) {
     EXPECT_TRUE(contains(error.text, "PUT of s3://journal/c1/seg-1 at http://127.0.0.1:7480")) << error.text;
     EXPECT_TRUE(contains(error.text, "HTTP " + std::to_string(c.status) + " " + c.code)) << error.text;
   }
+}
+
+TEST(S3ErrorFromResponse, a_refused_delete_names_object_lock_retention_and_other_refusals_do_not) {
+  const S3RequestContext remove{"DELETE", "http://127.0.0.1:7480", "journal", "c1/seg-1"};
+  const S3Error refused_delete = s3_error_from_response(remove, 403, error_body("AccessDenied"));
+  EXPECT_EQ(refused_delete.kind, S3ErrorKind::kAccessDenied);
+  EXPECT_TRUE(contains(refused_delete.text, "Object Lock retention")) << refused_delete.text;
+  EXPECT_FALSE(contains(s3_error_from_response(kPut, 403, error_body("AccessDenied")).text, "Object Lock"));
 }
 
 TEST(S3ErrorFromResponse, rgws_error_without_a_message_keeps_the_code) {
