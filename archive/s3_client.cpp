@@ -11,6 +11,7 @@
 #include "archive/s3_xml.hpp"
 #include "base/base64.hpp"
 #include "base/hex.hpp"
+#include "base/rfc3339.hpp"
 
 namespace koordq::archive {
 namespace {
@@ -166,7 +167,8 @@ S3Result<PutObjectResult> S3Client::put_object(std::string_view bucket, std::str
   request.headers["content-md5"] = base::base64_encode(digest(body, EVP_md5()));
   if (options.retention) {
     request.headers["x-amz-object-lock-mode"] = object_lock_mode_name(options.retention->mode);
-    request.headers["x-amz-object-lock-retain-until-date"] = options.retention->retain_until;
+    request.headers["x-amz-object-lock-retain-until-date"] =
+        base::format_rfc3339_seconds(options.retention->retain_until_unix_nanos);
   }
   S3Result<Response> response = send("PUT", request);
   if (!response.ok()) return response.error();
@@ -215,8 +217,16 @@ S3Result<ObjectHead> S3Client::head_object(std::string_view bucket, std::string_
   head.etag = etag_without_quotes(header_or_empty(headers, "etag"));
   head.version_id = header_or_empty(headers, "x-amz-version-id");
   head.last_modified = header_or_empty(headers, "last-modified");
-  if (const auto mode = parse_object_lock_mode(header_or_empty(headers, "x-amz-object-lock-mode")))
-    head.retention = ObjectRetention{*mode, header_or_empty(headers, "x-amz-object-lock-retain-until-date")};
+  if (const auto mode = parse_object_lock_mode(header_or_empty(headers, "x-amz-object-lock-mode"))) {
+    const std::string until = header_or_empty(headers, "x-amz-object-lock-retain-until-date");
+    const Result<std::int64_t> until_nanos = base::parse_rfc3339(until);
+    if (!until_nanos.ok()) {
+      const std::string endpoint = config_.endpoint.url();
+      return s3_bad_response(S3RequestContext{"HEAD", endpoint, bucket, key},
+                             "x-amz-object-lock-retain-until-date \"" + until + "\" is not an RFC 3339 time");
+    }
+    head.retention = ObjectRetention{*mode, *until_nanos};
+  }
   return head;
 }
 

@@ -12,11 +12,11 @@ namespace koordq::archive {
 enum class ObjectLockMode { kGovernance, kCompliance };
 const char* object_lock_mode_name(ObjectLockMode mode);  // "GOVERNANCE", "COMPLIANCE"
 
-// A version's retention: it cannot be deleted or overwritten before `retain_until`
-// (RFC 3339 UTC, e.g. "2027-01-01T00:00:00Z"); GOVERNANCE yields to a user with the bypass right.
+// A version's retention: it cannot be deleted or overwritten before `retain_until_unix_nanos`
+// (sent in whole seconds); GOVERNANCE yields to a user with the bypass right.
 struct ObjectRetention {
   ObjectLockMode mode = ObjectLockMode::kCompliance;
-  std::string retain_until;
+  std::int64_t retain_until_unix_nanos = 0;
 };
 
 struct PutObjectResult {

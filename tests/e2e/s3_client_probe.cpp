@@ -16,6 +16,7 @@
 
 #include "archive/s3_client.hpp"
 #include "archive/s3_xml.hpp"
+#include "base/rfc3339.hpp"
 
 namespace {
 
@@ -69,7 +70,12 @@ int main(int argc, char** argv) {
     if (args.size() == 6) {
       const auto mode = parse_object_lock_mode(args[4]);
       if (!mode) return usage();
-      options.retention = ObjectRetention{*mode, args[5]};
+      const koordq::Result<std::int64_t> until = koordq::base::parse_rfc3339(args[5]);
+      if (!until.ok()) {
+        std::cerr << until.message() << "\n";
+        return 2;
+      }
+      options.retention = ObjectRetention{*mode, *until};
     }
     const S3Result<PutObjectResult> put = client.put_object(bucket, args[2], body.str(), options);
     if (!put.ok()) return report(put.error());
@@ -93,8 +99,9 @@ int main(int argc, char** argv) {
     const S3Result<ObjectHead> head = client.head_object(bucket, args[2], arg(args, 3));
     if (!head.ok()) return report(head.error());
     std::cout << "size=" << head->size << " etag=" << head->etag << " version=" << head->version_id
-              << " lock=" << (head->retention ? object_lock_mode_name(head->retention->mode) : "none")
-              << " until=" << (head->retention ? head->retention->retain_until : "") << "\n";
+              << " lock=" << (head->retention ? object_lock_mode_name(head->retention->mode) : "none") << " until="
+              << (head->retention ? koordq::base::format_rfc3339_seconds(head->retention->retain_until_unix_nanos) : "")
+              << "\n";
     return 0;
   }
   if (command == "delete" && args.size() >= 3 && args.size() <= 4) {
