@@ -148,6 +148,8 @@ S3Result<S3Client::Response> S3Client::send(std::string_view operation, const Re
   }
 
   const CURLcode code = curl_easy_perform(curl);
+  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, nullptr);  // the buffer ends with this call
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, nullptr);
   curl_slist_free_all(header_list);
   if (code != CURLE_OK)
     return s3_connection_error(context, transport_failure(code),
