@@ -6,6 +6,7 @@ find_package(CapnProto 0.9 CONFIG REQUIRED)          # CapnProto::capnp CapnProt
 find_package(prometheus-cpp CONFIG REQUIRED)         # prometheus-cpp::core
 find_package(Boost 1.74 REQUIRED COMPONENTS system)  # Boost::headers (Beast, Asio)
 find_package(OpenSSL REQUIRED)                       # OpenSSL::SSL OpenSSL::Crypto (TLS, SHA-256)
+find_package(CURL 7.75 REQUIRED)                     # CURL::libcurl: the S3 client, with its SigV4 signing
 find_package(simdjson 3 CONFIG REQUIRED)             # simdjson::simdjson: decoding
 find_package(RapidJSON CONFIG REQUIRED)              # header-only writer: rendering
 find_package(yaml-cpp 0.7 CONFIG REQUIRED)           # yaml-cpp: kubeconfig, scenario files

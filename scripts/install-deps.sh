@@ -3,6 +3,7 @@
 # Runs as root on Debian 12; installs only what is missing; never starts system services.
 #   scripts/install-deps.sh            build + unit/property tests + end-to-end clients
 #   scripts/install-deps.sh --build    only what building and running koordq needs
+#   scripts/install-deps.sh --s3       only the S3 server of scripts/s3-server.sh (which calls this)
 set -euo pipefail
 
 build_pkgs=(
@@ -11,7 +12,7 @@ build_pkgs=(
   libboost-dev libboost-system-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libsimdjson-dev rapidjson-dev libyaml-cpp-dev libcli11-dev libspdlog-dev libfmt-dev
-  libjemalloc-dev
+  libjemalloc-dev libcurl4-openssl-dev
 )
 # End-to-end tests: the real clients, and the control plane of tests/controlplane: etcd, and what
 # build-kube-apiserver.sh builds kube-apiserver from Debian's source package with (Go, rsync, make,
@@ -27,10 +28,24 @@ test_pkgs=(
   mmdebstrap skopeo podman runc
   # tests/e2e/console_test.sh: the console in headless Chromium, driven through WebDriver.
   chromium chromium-driver python3-selenium fonts-liberation
+  # tests/e2e/s3_client_test.sh: a clock an hour off for the S3 client's clock-skew error.
+  faketime
 )
 
-pkgs=("${build_pkgs[@]}")
-[ "${1:-}" = "--build" ] || pkgs+=("${test_pkgs[@]}")
+# The S3 server of scripts/s3-server.sh (tests/e2e/s3_client_test.sh): a single-node Ceph cluster
+# with the RADOS Gateway, and curl, which signs the bucket's creation. About 70 MB to download and
+# 2 minutes to install on a fresh machine (BENCHMARKS.md, "The S3 test server").
+s3_pkgs=(ceph-mon ceph-mgr ceph-osd radosgw ceph-common curl python3 uuid-runtime)
+
+case "${1:-}" in
+  --build) pkgs=("${build_pkgs[@]}") ;;
+  --s3) pkgs=("${s3_pkgs[@]}") ;;
+  "") pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}" "${s3_pkgs[@]}") ;;
+  *)
+    echo "usage: $0 [--build|--s3]" >&2
+    exit 2
+    ;;
+esac
 
 missing=()
 for p in "${pkgs[@]}"; do
