@@ -1,46 +1,14 @@
 #include "journal/export_line.hpp"
 
-#include <capnp/compat/json.h>
 #include <simdjson.h>
 
 #include "base/base64.hpp"
 #include "base/json_string.hpp"
 #include "base/rfc3339.hpp"
+#include "journal/capnp_json.hpp"
 
 namespace koordq::journal {
 namespace {
-
-// Data fields (hashes) render as lowercase hex instead of arrays of numbers.
-class HexDataHandler final : public capnp::JsonCodec::Handler<capnp::Data> {
- public:
-  void encode(const capnp::JsonCodec&, capnp::Data::Reader input, capnp::JsonValue::Builder output) const override {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string hex(input.size() * 2, '0');
-    for (size_t i = 0; i < input.size(); ++i) {
-      hex[2 * i] = kDigits[input[i] >> 4];
-      hex[2 * i + 1] = kDigits[input[i] & 0xf];
-    }
-    output.setString(hex);
-  }
-  capnp::Orphan<capnp::Data> decode(const capnp::JsonCodec&, capnp::JsonValue::Reader,
-                                    capnp::Orphanage) const override {
-    KJ_UNIMPLEMENTED("export lines are decoded from their canonical bytes, not from JSON");
-  }
-};
-
-struct BodyCodec {
-  BodyCodec() {
-    codec.setPrettyPrint(false);
-    codec.addTypeHandler(hex);
-  }
-  HexDataHandler hex;
-  capnp::JsonCodec codec;
-};
-
-const capnp::JsonCodec& codec() {
-  static const BodyCodec instance;
-  return instance.codec;
-}
 
 // B as the writer produces it: every pointer in bounds, no padding, no far pointers. A record from
 // outside must be, before anything reads it deeply (Cap'n Proto checks pointers lazily, on use).
@@ -59,33 +27,45 @@ bool is_canonical(const StoredRecord& record) {
 
 }  // namespace
 
-std::string render_body_json(const StoredRecord& record) {
+void append_body_json(std::string& out, const StoredRecord& record) {
+  const size_t start = out.size();
   try {
-    const kj::String json = codec().encode(record.reader().getBody());
-    return std::string(json.cStr(), json.size());
+    append_capnp_json(out, capnp::toDynamic(record.reader().getBody()));
   } catch (const kj::Exception&) {
     // A body Cap'n Proto refuses to read (a text without its NUL, say): no line of an intact
     // journal or export looks like this, so `journal verify --export` names the line.
-    return "{\"undecodable\":true}";
+    out.resize(start);
+    out.append("{\"undecodable\":true}");
   }
+}
+
+std::string render_body_json(const StoredRecord& record) {
+  std::string json;
+  append_body_json(json, record);
+  return json;
+}
+
+void append_export_line(std::string& out, const StoredRecord& record) {
+  out.append("{\"seq\":").append(std::to_string(record.seq()));
+  out.append(",\"time\":");
+  base::append_json_string(out, base::format_rfc3339_millis(record.time()));
+  out.append(",\"kind\":");
+  base::append_json_string(out, kind_name(record.kind()));
+  out.append(",\"prevHash\":");
+  base::append_json_string(out, to_hex(record.prev_hash()));
+  out.append(",\"hash\":");
+  base::append_json_string(out, to_hex(record.hash()));
+  out.append(",\"body\":");
+  append_body_json(out, record);
+  out.append(",\"b\":");
+  base::append_json_string(out, base::base64_encode(record.canonical_bytes()));
+  out.push_back('}');
 }
 
 std::string render_export_line(const StoredRecord& record) {
   std::string line;
   line.reserve(record.stored_value().size() * 3);
-  line.append("{\"seq\":").append(std::to_string(record.seq()));
-  line.append(",\"time\":");
-  base::append_json_string(line, base::format_rfc3339_millis(record.time()));
-  line.append(",\"kind\":");
-  base::append_json_string(line, kind_name(record.kind()));
-  line.append(",\"prevHash\":");
-  base::append_json_string(line, to_hex(record.prev_hash()));
-  line.append(",\"hash\":");
-  base::append_json_string(line, to_hex(record.hash()));
-  line.append(",\"body\":").append(render_body_json(record));
-  line.append(",\"b\":");
-  base::append_json_string(line, base::base64_encode(record.canonical_bytes()));
-  line.push_back('}');
+  append_export_line(line, record);
   return line;
 }
 

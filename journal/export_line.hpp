@@ -16,6 +16,8 @@ namespace koordq::journal {
 
 // Without a trailing newline.
 std::string render_export_line(const StoredRecord& record);
+// The same line appended to `out`, so that a caller writing many reuses one buffer.
+void append_export_line(std::string& out, const StoredRecord& record);
 
 // The record a line carries (its B and hash), checked to be framed correctly and B canonical (so
 // nothing that reads it later meets an out-of-bounds pointer); the caller checks
@@ -27,5 +29,6 @@ Result<StoredRecord> parse_export_line(std::string_view line, uint64_t* claimed_
 // The JSON of the record body alone (the "body" member), also used by audit lines;
 // {"undecodable":true} for a body that cannot be read.
 std::string render_body_json(const StoredRecord& record);
+void append_body_json(std::string& out, const StoredRecord& record);
 
 }  // namespace koordq::journal
