@@ -25,12 +25,17 @@ bool is_canonical(const StoredRecord& record) {
   }
 }
 
+const CapnpJsonWriter& body_writer() {
+  static const CapnpJsonWriter writer(capnp::Schema::from<wire::Record::Body>());
+  return writer;
+}
+
 }  // namespace
 
 void append_body_json(std::string& out, const StoredRecord& record) {
   const size_t start = out.size();
   try {
-    append_capnp_json(out, capnp::toDynamic(record.reader().getBody()));
+    body_writer().append(out, record.reader().getBody());
   } catch (const kj::Exception&) {
     // A body Cap'n Proto refuses to read (a text without its NUL, say): no line of an intact
     // journal or export looks like this, so `journal verify --export` names the line.

@@ -44,8 +44,9 @@ std::string json_codec(capnp::DynamicStruct::Reader value) {
 }
 
 std::string written(capnp::DynamicStruct::Reader value) {
+  const CapnpJsonWriter writer(value.getSchema());
   std::string out = "prefix";
-  append_capnp_json(out, value);
+  writer.append(out, value.as<capnp::AnyStruct>());
   return out.substr(6);
 }
 
