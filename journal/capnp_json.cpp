@@ -12,6 +12,8 @@
 #include <capnp/dynamic.h>
 #include <kj/debug.h>
 
+#include "base/hex.hpp"
+
 namespace koordq::journal {
 
 // Cap'n Proto's wire format is little-endian; values are read from the data section as they lie.
@@ -125,16 +127,9 @@ void append_integer(std::string& out, Int value) {
 }
 
 void append_hex(std::string& out, capnp::Data::Reader bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  const size_t at = out.size();
-  out.resize(at + 2 + bytes.size() * 2);
-  char* p = out.data() + at;
-  *p++ = '"';
-  for (const kj::byte b : bytes) {
-    *p++ = kDigits[b >> 4];
-    *p++ = kDigits[b & 0xf];
-  }
-  *p = '"';
+  out.push_back('"');
+  base::append_hex(out, std::string_view(reinterpret_cast<const char*>(bytes.begin()), bytes.size()));
+  out.push_back('"');
 }
 
 void append_double(std::string& out, double d) {

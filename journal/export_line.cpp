@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include "base/base64.hpp"
+#include "base/hex.hpp"
 #include "base/json_string.hpp"
 #include "base/rfc3339.hpp"
 #include "journal/capnp_json.hpp"
@@ -50,21 +51,33 @@ std::string render_body_json(const StoredRecord& record) {
   return json;
 }
 
-void append_export_line(std::string& out, const StoredRecord& record) {
+namespace {
+
+// What comes before the record's B: from `{` up to `,"b":`.
+void append_export_line_head(std::string& out, const StoredRecord& record) {
   out.append("{\"seq\":").append(std::to_string(record.seq()));
   out.append(",\"time\":");
   base::append_json_string(out, base::format_rfc3339_millis(record.time()));
   out.append(",\"kind\":");
   base::append_json_string(out, kind_name(record.kind()));
-  out.append(",\"prevHash\":");
-  base::append_json_string(out, to_hex(record.prev_hash()));
-  out.append(",\"hash\":");
-  base::append_json_string(out, to_hex(record.hash()));
-  out.append(",\"body\":");
+  out.append(",\"prevHash\":\"");
+  base::append_hex(out, as_bytes(record.prev_hash()));
+  out.append("\",\"hash\":\"");
+  base::append_hex(out, as_bytes(record.hash()));
+  out.append("\",\"body\":");
   append_body_json(out, record);
-  out.append(",\"b\":");
-  base::append_json_string(out, base::base64_encode(record.canonical_bytes()));
-  out.push_back('}');
+}
+
+constexpr std::string_view kBMember = ",\"b\":\"";
+constexpr std::string_view kLineEnd = "\"}";
+
+}  // namespace
+
+void append_export_line(std::string& out, const StoredRecord& record) {
+  append_export_line_head(out, record);
+  out.append(kBMember);
+  base::append_base64(out, record.canonical_bytes());
+  out.append(kLineEnd);
 }
 
 std::string render_export_line(const StoredRecord& record) {
@@ -72,6 +85,34 @@ std::string render_export_line(const StoredRecord& record) {
   line.reserve(record.stored_value().size() * 3);
   append_export_line(line, record);
   return line;
+}
+
+std::optional<StoredRecord> record_of_rendered_line(std::string_view line) {
+  constexpr std::string_view kHash = ",\"hash\":\"";
+  constexpr size_t kHashDigits = 64;
+  const size_t hash_at = line.find(kHash);
+  const size_t b_at = line.rfind(kBMember);
+  if (hash_at == std::string_view::npos || b_at == std::string_view::npos || !line.ends_with(kLineEnd) ||
+      hash_at + kHash.size() + kHashDigits > b_at || b_at + kBMember.size() + kLineEnd.size() > line.size()) {
+    return std::nullopt;
+  }
+  Hash hash{};
+  if (!from_hex(line.substr(hash_at + kHash.size(), kHashDigits), hash)) return std::nullopt;
+  // base64_decode takes only the text base64_encode writes for the bytes: the rendering's "b".
+  const size_t b_start = b_at + kBMember.size();
+  auto bytes = base::base64_decode(line.substr(b_start, line.size() - kLineEnd.size() - b_start));
+  if (!bytes) return std::nullopt;
+  bytes->append(as_bytes(hash));
+  auto record = StoredRecord::parse(*bytes);
+  // parse_export_line's simdjson refuses a line that is not UTF-8; so does this path.
+  if (!record.ok() || !is_canonical(*record) || !simdjson::validate_utf8(line.data(), line.size())) {
+    return std::nullopt;
+  }
+  thread_local std::string head;
+  head.clear();
+  append_export_line_head(head, *record);
+  if (line.substr(0, b_at) != head) return std::nullopt;
+  return std::move(record).value();
 }
 
 Result<StoredRecord> parse_export_line(std::string_view line, uint64_t* claimed_seq) {
