@@ -4,8 +4,8 @@
 
 #include "journal/audit_line.hpp"
 #include "journal/export_line.hpp"
+#include "journal/export_line_read_ahead.hpp"
 #include "journal/head_file.hpp"
-#include "journal/line_reader.hpp"
 #include "journal/retention_cut.hpp"
 #include "journal/signed_statements.hpp"
 #include "journal/snapshot_anchor.hpp"
@@ -117,6 +117,11 @@ Result<VerifyReport> verify_journal(JournalReader& reader, const std::filesystem
 }
 
 Result<std::optional<StoredRecord>> ExportLineChecker::add(std::string_view line) {
+  return add(line, record_of_rendered_line(line));
+}
+
+Result<std::optional<StoredRecord>> ExportLineChecker::add(std::string_view line,
+                                                           std::optional<StoredRecord> rendered) {
   using Out = std::optional<StoredRecord>;
   if (broken_) return make_error(broken_->reason);
   ++line_number_;
@@ -148,7 +153,6 @@ Result<std::optional<StoredRecord>> ExportLineChecker::add(std::string_view line
                                                "records themselves"});
   }
   uint64_t claimed = 0;
-  std::optional<StoredRecord> rendered = record_of_rendered_line(line);
   const bool is_rendering = rendered.has_value();
   Result<StoredRecord> record =
       is_rendering ? Result<StoredRecord>(std::move(*rendered)) : parse_export_line(line, &claimed);
@@ -242,9 +246,9 @@ VerifyReport ExportLineChecker::report() const {
 
 VerifyReport verify_export(std::istream& in, const Progress& progress, const VerifyingKey* key) {
   ExportLineChecker checker(key);
-  LineReader lines(in);
-  while (const auto line = lines.next()) {
-    auto record = checker.add(*line);
+  ExportLineReadAhead lines(in);
+  while (ExportLineReadAhead::Line* line = lines.next()) {
+    auto record = checker.add(line->text, std::move(line->rendered));
     if (!record.ok()) break;
     if (progress && record->has_value() && checker.records() % 16384 == 0) {
       progress((*record)->seq(), checker.records());
