@@ -163,12 +163,12 @@ void BM_VerifyExportPipe(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * fixture().records));
 }
 
-BENCHMARK(BM_RawRocksDbScan)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Export)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_RawSha256OfExportFile)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_VerifyExportFile)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_RawSha256OfExportPipe)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_VerifyExportPipe)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_RawRocksDbScan)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_Export)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_RawSha256OfExportFile)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_VerifyExportFile)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_RawSha256OfExportPipe)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_VerifyExportPipe)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
 
 }  // namespace
 }  // namespace koordq::bench

@@ -5,6 +5,7 @@
 # bytes read the same way), then the same through the koordq binary against cat and sha256sum.
 # The journal is the simulator's default scenario (seed 7, SIM_DURATION of simulated time, default
 # 10m, about 186k records), or JOURNAL=DIR to reuse one.
+# BASELINE=path/to/another/koordq also times that binary (say, one built from main) in the same rounds.
 # Usage: scripts/bench-export.sh [BUILD_DIR] [benchmark flags]   (BUILD_DIR default build)
 set -euo pipefail
 build="${1:-build}"
@@ -23,34 +24,40 @@ records=$("$koordq" journal stat --journal-dir "$journal" -o json | sed -n 's/.*
 echo "journal: $records records"
 KOORDQ_EXPORT_BENCH_JOURNAL="$journal" "$build/bench/export_bench" "$@"
 
-# One command's wall seconds and records/s; the figures of one row come from one run each, in turn.
+# One command's wall seconds and records/s, and its CPU seconds (user + system, every process of
+# the pipeline) and records per CPU second, which a busy host disturbs less.
 timed() {
-  local name="$1"
+  local name="$1" t
   shift
-  local start end
-  start=$(date +%s.%N)
-  "$@" >/dev/null
-  end=$(date +%s.%N)
-  awk -v n="$name" -v s="$start" -v e="$end" -v r="$records" \
-    'BEGIN { printf "%-44s %7.3f s %9.0f records/s\n", n, e - s, r / (e - s) }'
+  t=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>&1; } 2>&1)
+  awk -v n="$name" -v t="$t" -v r="$records" 'BEGIN {
+    split(t, f, " "); cpu = f[2] + f[3]
+    printf "%-52s %7.3f s %9.0f records/s   cpu %6.3f s %9.0f records/cpu-s\n", n, f[1], r / f[1], cpu, r / cpu }'
 }
 export_file="$work/export.ndjson"
 "$koordq" journal export --journal-dir "$journal" "$export_file"
-export_to_null() { "$koordq" journal export --journal-dir "$journal"; }
-export_to_pipe() { "$koordq" journal export --journal-dir "$journal" | cat; }
+export_to_null() { "$1" journal export --journal-dir "$journal"; }
+export_to_pipe() { "$1" journal export --journal-dir "$journal" | cat; }
 # The pipes are the point: what a reader of standard input gets from another process.
 # shellcheck disable=SC2002
 raw_hash_of_pipe() { cat "$export_file" | sha256sum; }
-verify_file() { "$koordq" journal verify --export "$export_file"; }
-verify_redirected() { "$koordq" journal verify --export - <"$export_file"; }
+verify_file() { "$1" journal verify --export "$export_file"; }
+verify_redirected() { "$1" journal verify --export - <"$export_file"; }
 # shellcheck disable=SC2002
-verify_pipe() { cat "$export_file" | "$koordq" journal verify --export -; }
+verify_pipe() { cat "$export_file" | "$1" journal verify --export -; }
+# BASELINE=path/to/another/koordq times the same commands with that binary in the same rounds.
+binaries=("$koordq")
+if [ -n "${BASELINE:-}" ]; then binaries+=("$BASELINE"); fi
 for round in 1 2 3; do
   echo "round $round"
-  timed "koordq journal export > /dev/null" export_to_null
-  timed "koordq journal export | cat > /dev/null" export_to_pipe
   timed "raw: cat FILE | sha256sum" raw_hash_of_pipe
-  timed "koordq journal verify --export FILE" verify_file
-  timed "koordq journal verify --export - < FILE" verify_redirected
-  timed "cat FILE | koordq journal verify --export -" verify_pipe
+  for binary in "${binaries[@]}"; do
+    label=""
+    if [ "$binary" != "$koordq" ]; then label=" (baseline)"; fi
+    timed "export > /dev/null$label" export_to_null "$binary"
+    timed "export | cat > /dev/null$label" export_to_pipe "$binary"
+    timed "verify --export FILE$label" verify_file "$binary"
+    timed "verify --export - < FILE$label" verify_redirected "$binary"
+    timed "cat FILE | verify --export -$label" verify_pipe "$binary"
+  done
 done
