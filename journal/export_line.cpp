@@ -1,6 +1,7 @@
 #include "journal/export_line.hpp"
 
 #include <simdjson.h>
+#include <string.h>
 
 #include "base/base64.hpp"
 #include "base/hex.hpp"
@@ -91,11 +92,16 @@ std::optional<StoredRecord> record_of_rendered_line(std::string_view line) {
   constexpr std::string_view kHash = ",\"hash\":\"";
   constexpr size_t kHashDigits = 64;
   const size_t hash_at = line.find(kHash);
-  const size_t b_at = line.rfind(kBMember);
-  if (hash_at == std::string_view::npos || b_at == std::string_view::npos || !line.ends_with(kLineEnd) ||
-      hash_at + kHash.size() + kHashDigits > b_at || b_at + kBMember.size() + kLineEnd.size() > line.size()) {
+  if (hash_at == std::string_view::npos || !line.ends_with(kLineEnd)) return std::nullopt;
+  // Base64 has no '"': the last one before the closing `"}` opens the value of "b".
+  const void* quote = ::memrchr(line.data(), '"', line.size() - kLineEnd.size());
+  if (quote == nullptr) return std::nullopt;
+  const size_t value_at = static_cast<size_t>(static_cast<const char*>(quote) - line.data()) + 1;
+  if (value_at < kBMember.size() || line.substr(value_at - kBMember.size(), kBMember.size()) != kBMember) {
     return std::nullopt;
   }
+  const size_t b_at = value_at - kBMember.size();
+  if (hash_at + kHash.size() + kHashDigits > b_at) return std::nullopt;
   Hash hash{};
   if (!from_hex(line.substr(hash_at + kHash.size(), kHashDigits), hash)) return std::nullopt;
   // base64_decode takes only the text base64_encode writes for the bytes: the rendering's "b".

@@ -319,6 +319,8 @@ Journal::~Journal() {
   if (head.seq > 0 && head != opened_head_) {
     put_meta(kMetaVerified, verified_value(head)).ok();
     write_head(head_path(dir_), head).ok();
+    // Everything is durable already (in the WAL); this only spares later readers its replay.
+    store_->flush_memtables().ok();
   }
 }
 
