@@ -80,6 +80,7 @@ int run_journal_import(const JournalImportOptions& options) {
   journal::JournalOptions open_options;
   open_options.dir = options.journal_dir;
   open_options.on_corruption = journal::CorruptionPolicy::kFail;
+  open_options.flush_on_close = true;
   if (!options.signing_key_file.empty()) {
     auto key = journal::SigningKey::load(options.signing_key_file);
     if (!key.ok()) return fail_command(kCommand, "--journal-signing-key-file: " + key.message(), kExitUsage);

@@ -301,6 +301,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
     };
   }
   j->opened_head_ = head;
+  j->flush_on_close_ = options.flush_on_close;
   j->writer_ =
       std::make_unique<GroupCommitWriter>(*j->store_, head, head_time, clock, writer_options, head_path(options.dir));
   return j;
@@ -320,7 +321,7 @@ Journal::~Journal() {
     put_meta(kMetaVerified, verified_value(head)).ok();
     write_head(head_path(dir_), head).ok();
     // Everything is durable already (in the WAL); this only spares later readers its replay.
-    store_->flush_memtables().ok();
+    if (flush_on_close_) store_->flush_memtables().ok();
   }
 }
 
