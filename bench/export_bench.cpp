@@ -5,6 +5,7 @@
 // scripts/bench-export.sh makes the simulator's journal and runs this.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
