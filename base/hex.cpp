@@ -4,9 +4,22 @@
 
 namespace koordq::base {
 
+void append_hex(std::string& out, std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  const size_t start = out.size();
+  out.resize(start + bytes.size() * 2);
+  char* p = out.data() + start;
+  for (const char c : bytes) {
+    const auto b = static_cast<unsigned char>(c);
+    *p++ = kDigits[b >> 4];
+    *p++ = kDigits[b & 0xf];
+  }
+}
+
 std::string hex_encode(std::string_view bytes) {
-  const kj::String text = kj::encodeHex(kj::arrayPtr(reinterpret_cast<const kj::byte*>(bytes.data()), bytes.size()));
-  return std::string(text.begin(), text.size());
+  std::string text;
+  append_hex(text, bytes);
+  return text;
 }
 
 std::optional<std::string> hex_decode(std::string_view text) {

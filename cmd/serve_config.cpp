@@ -33,6 +33,7 @@ actors::DecisionConfig decision_config_of(const ServeOptions& o) {
 journal::JournalOptions journal_options_of(const ServeOptions& o) {
   journal::JournalOptions j;
   j.dir = o.journal_dir;
+  j.flush_on_close = true;
   j.writer.max_batch_delay_nanos = o.journal_max_batch_delay_ns;
   j.on_corruption = o.journal_on_corruption == CorruptionPolicy::fail ? journal::CorruptionPolicy::kFail
                                                                       : journal::CorruptionPolicy::kQuarantine;

@@ -6,6 +6,7 @@
 //    "body":{…the record body as JSON…},"b":"<base64 of B>"}
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,8 @@ namespace koordq::journal {
 
 // Without a trailing newline.
 std::string render_export_line(const StoredRecord& record);
+// The same line appended to `out`, so that a caller writing many reuses one buffer.
+void append_export_line(std::string& out, const StoredRecord& record);
 
 // The record a line carries (its B and hash), checked to be framed correctly and B canonical (so
 // nothing that reads it later meets an out-of-bounds pointer); the caller checks
@@ -24,8 +27,16 @@ std::string render_export_line(const StoredRecord& record);
 // a reader of the line sees even when B was altered.
 Result<StoredRecord> parse_export_line(std::string_view line, uint64_t* claimed_seq = nullptr);
 
+// The record of `line` when the line is exactly render_export_line of a canonical record (so the
+// checks of parse_export_line and the comparison with the rendering both pass); std::nullopt for
+// any other line, which parse_export_line then explains. An intact export takes this path: it
+// reads "hash" and "b" where the rendering puts them instead of parsing the JSON, and the
+// comparison with the rendering covers every other byte.
+std::optional<StoredRecord> record_of_rendered_line(std::string_view line);
+
 // The JSON of the record body alone (the "body" member), also used by audit lines;
 // {"undecodable":true} for a body that cannot be read.
 std::string render_body_json(const StoredRecord& record);
+void append_body_json(std::string& out, const StoredRecord& record);
 
 }  // namespace koordq::journal

@@ -301,6 +301,7 @@ Result<std::unique_ptr<Journal>> Journal::open(const JournalOptions& options) {
     };
   }
   j->opened_head_ = head;
+  j->flush_on_close_ = options.flush_on_close;
   j->writer_ =
       std::make_unique<GroupCommitWriter>(*j->store_, head, head_time, clock, writer_options, head_path(options.dir));
   return j;
@@ -319,6 +320,8 @@ Journal::~Journal() {
   if (head.seq > 0 && head != opened_head_) {
     put_meta(kMetaVerified, verified_value(head)).ok();
     write_head(head_path(dir_), head).ok();
+    // Everything is durable already (in the WAL); this only spares later readers its replay.
+    if (flush_on_close_) store_->flush_memtables().ok();
   }
 }
 

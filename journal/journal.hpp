@@ -39,6 +39,10 @@ struct JournalOptions {
   // Whether this open may append (serve, journal import). A journal that has been signed (meta
   // `signing_key`) is never appended to without a key: an unsigned HEAD stays evidence of tampering.
   bool appends = true;
+  // A clean close writes what only the WAL holds into SST files, so that readers opening the
+  // journal afterwards (export, verify, replay, at) have no WAL to replay first (serve; the
+  // recovery tests leave it off to find records only in the WAL).
+  bool flush_on_close = false;
 };
 
 // The id of the key that first signed the journal: once there, HEAD must always be signed.
@@ -89,6 +93,7 @@ class Journal {
   std::optional<Signature> sign_head(const ChainHead& head) const;
   std::filesystem::path dir_;
   ChainHead opened_head_;  // HEAD is rewritten on close only when records were appended
+  bool flush_on_close_ = false;
   std::shared_ptr<const SigningKey> signing_key_;
   std::string uuid_;
   OpenReport report_;

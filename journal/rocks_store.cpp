@@ -162,6 +162,12 @@ Status RocksStore::write(rocksdb::WriteBatch& batch, bool sync) {
   return ok_status();
 }
 
+Status RocksStore::flush_memtables() {
+  const auto s = db_->Flush(rocksdb::FlushOptions(), handles_);
+  if (!s.ok()) return rocks_error("journal flush failed", s);
+  return ok_status();
+}
+
 Result<std::optional<std::string>> RocksStore::get(rocksdb::ColumnFamilyHandle* cf, const std::string& key) {
   std::string value;
   const auto s = db_->Get(rocksdb::ReadOptions(), cf, key, &value);

@@ -55,6 +55,10 @@ class RocksStore {
   const std::optional<std::string>& damage() const { return damage_; }
 
   Status write(rocksdb::WriteBatch& batch, bool sync);
+  // Writes what only the WAL holds into SST files, so that a reader opening the journal later has
+  // no WAL to replay first (a third of a `journal export` of the simulator's journal,
+  // BENCHMARKS.md "Export and verify").
+  Status flush_memtables();
   Result<std::optional<std::string>> get(rocksdb::ColumnFamilyHandle* cf, const std::string& key);
   // Secondary only: sees what the primary made durable since the last call.
   Status catch_up();

@@ -46,7 +46,9 @@ class ExportLineChecker {
   // The record on `line` (std::nullopt for an empty line or the trailer), or the break, which
   // every later call returns again. The trailer must match the records before it; a line after
   // it is a break.
-  Result<std::optional<StoredRecord>> add(const std::string& line);
+  Result<std::optional<StoredRecord>> add(std::string_view line);
+  // The same, given record_of_rendered_line(line) (export_line_read_ahead.hpp matches lines ahead).
+  Result<std::optional<StoredRecord>> add(std::string_view line, std::optional<StoredRecord> rendered);
   // At the end of the input: a break when no trailer was seen (the export was cut at its end).
   const std::optional<ChainBreak>& finish();
   const std::optional<ExportTrailer>& trailer() const { return trailer_; }

@@ -11,4 +11,4 @@ add_library(koordq_replay STATIC
   ${CMAKE_CURRENT_LIST_DIR}/what_if_render.cpp)
 koordq_project_target(koordq_replay)
 target_include_directories(koordq_replay PUBLIC ${CMAKE_SOURCE_DIR})
-target_link_libraries(koordq_replay PUBLIC koordq_decision_wire koordq_journal)
+target_link_libraries(koordq_replay PUBLIC koordq_decision_wire koordq_journal PRIVATE CapnProto::capnp-json)

@@ -86,6 +86,12 @@ run serve --simulate --simulate-clock virtual --simulate-duration 3s --seed 7 --
   --journal-signing-key-file "$scratch/key.pem"
 check "serve runs with a signing key" test "$code" -eq 0
 check "… and HEAD carries its signature" grep -q "^signature [0-9a-f]\{16\} " "$scratch/signed/HEAD"
+signed_head=$("$koordq" journal stat --journal-dir "$scratch/signed" -o json | jq -r .head)
+piped=$("$koordq" journal export --journal-dir "$scratch/signed" | "$koordq" journal verify --export - 2>&1)
+check "an export piped into verify --export - verifies to the journal's head" \
+  grep -q "^ok: [0-9]* records, seq 1\.\.[0-9]*, head $signed_head$" <<<"$piped"
+cut_piped=$("$koordq" journal export --journal-dir "$scratch/signed" | head -n 100 | "$koordq" journal verify --export - 2>&1)
+check "… and one cut short in the pipe names where it ends" grep -q "broken at seq 101: the export ends at line 100" <<<"$cut_piped"
 run journal verify --journal-dir "$scratch/signed" --public-key "$scratch/key.pub.pem"
 check "verify --public-key passes on the signed journal" grep -q "^ok: .*, signed by key [0-9a-f]\{16\} up to seq [0-9]*$" "$out"
 run journal verify --journal-dir "$j" --public-key "$scratch/key.pub.pem"

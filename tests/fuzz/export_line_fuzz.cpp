@@ -24,11 +24,17 @@ void check(bool condition) {
 void check_line(std::string_view line) {
   uint64_t claimed = 0;
   auto record = parse_export_line(line, &claimed);
+  // The shortcut of an intact line finds a record exactly when parsing does and the line is that
+  // record's rendering, and the same record.
+  const auto shortcut = record_of_rendered_line(line);
   if (!record.ok()) {
     check(!record.message().empty());
+    check(!shortcut.has_value());
     return;
   }
   const std::string rendered = render_export_line(*record);
+  check(shortcut.has_value() == (rendered == line));
+  if (shortcut) check(shortcut->stored_value() == record->stored_value());
   // A record whose text is not UTF-8 renders as a line no JSON reader accepts; such a line is never
   // the line it came from, so the checker refuses it.
   if (rendered != line) return;

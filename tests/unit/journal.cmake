@@ -6,10 +6,11 @@ koordq_gtest(journal_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/journal_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/journal_writer_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/journal_export_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/capnp_json_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/journal_retention_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/read_ahead_cursor_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/journal_cluster_identity_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/checkpoint_root_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/redaction_key_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/journal_witness_test.cpp
-  LIBS koordq_journal simdjson::simdjson)
+  LIBS koordq_journal simdjson::simdjson CapnProto::capnp-json)
