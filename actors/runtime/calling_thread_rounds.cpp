@@ -27,13 +27,7 @@ ApplyReport CallingThreadRounds::apply(const std::vector<journal::StoredRecord>&
 
 Result<std::vector<Decision>> CallingThreadRounds::decide() {
   std::lock_guard lock(mu_);
-  for (const auto& [name, q] : scheduler_.queues()) {
-    auto [known, constructed] = queue_settings_.try_emplace(name, q.settings);
-    if (!constructed && known->second == q.settings) continue;
-    known->second = q.settings;
-    log_queue_settings(name, q.settings, constructed);
-  }
-  std::erase_if(queue_settings_, [&](const auto& entry) { return !scheduler_.queues().count(entry.first); });
+  log_changed_queue_settings(scheduler_, queue_settings_);
 
   std::vector<Decision> out;
   for (const auto& [tree, queues] : scheduler_.round_trees()) {

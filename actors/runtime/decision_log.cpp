@@ -18,6 +18,16 @@ std::string queue_of(const Decision& d) {
 
 }  // namespace
 
+void log_changed_queue_settings(const Scheduler& s, std::map<std::string, QueueSettings>& logged) {
+  for (const auto& [name, q] : s.queues()) {
+    auto [known, constructed] = logged.try_emplace(name, q.settings);
+    if (!constructed && known->second == q.settings) continue;
+    known->second = q.settings;
+    log_queue_settings(name, q.settings, constructed);
+  }
+  std::erase_if(logged, [&](const auto& entry) { return !s.queues().count(entry.first); });
+}
+
 void log_queue_settings(const std::string& queue, const QueueSettings& s, bool constructed) {
   KQ_V(1)
   ("queue {} {}: policy {}, wait-for-pods-running {}, max-depth {}, preemption {}", queue,

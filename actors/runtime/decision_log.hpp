@@ -7,16 +7,22 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "actors/core/decision.hpp"
 #include "actors/core/queue_settings.hpp"
+#include "actors/core/scheduler.hpp"
 
 namespace koordq::actors::runtime {
 
 // A queue seen for the first time (`constructed`) or with other settings than before.
 void log_queue_settings(const std::string& queue, const QueueSettings& settings, bool constructed);
+
+// Before a round: logs every queue of `s` that is new or whose settings differ from `logged`
+// (the settings as last logged, kept by the caller), and forgets the queues that are gone.
+void log_changed_queue_settings(const Scheduler& s, std::map<std::string, QueueSettings>& logged);
 
 // The decisions of round `round_seq` once it is durable.
 void log_round(uint64_t round_seq, const std::vector<Decision>& decisions);

@@ -87,13 +87,7 @@ void decide_round(Self* self) {
             [&](const std::string& name) { return self->spawn<caf::linked>(queue_actor, name, st.observe_latency); });
   reconcile(self, st.trees, plan,
             [&](const std::string& name) { return self->spawn<caf::linked>(tree_coordinator, name); });
-  for (const auto& [name, q] : st.scheduler.queues()) {
-    auto [known, constructed] = st.queue_settings.try_emplace(name, q.settings);
-    if (!constructed && known->second == q.settings) continue;
-    known->second = q.settings;
-    log_queue_settings(name, q.settings, constructed);
-  }
-  std::erase_if(st.queue_settings, [&](const auto& entry) { return !st.scheduler.queues().count(entry.first); });
+  log_changed_queue_settings(st.scheduler, st.queue_settings);
 
   auto job = std::make_shared<RoundJob>();
   job->promise = self->make_response_promise();
