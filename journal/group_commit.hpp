@@ -1,6 +1,6 @@
 // The journal's single writer (design.md §3, §5). Producers append record bodies from any
 // thread; one writer thread numbers them (dense seq, non-decreasing time, hash chain), writes
-// each group as one RocksDB WriteBatch with sync, and only then acknowledges. Records arriving
+// each group as one RocksDB WriteBatch with sync (WriterOptions::sync), and only then acknowledges. Records arriving
 // while a sync is in flight form the next group.
 //
 // The serve loops do not use round mode: they append an input batch, wait until it is durable,
