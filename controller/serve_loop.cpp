@@ -231,11 +231,12 @@ ServeLoop::Next ServeLoop::append_failed(const std::string& error) {
 // and everything that arrives meanwhile, and retry the append every second.
 void ServeLoop::journal_failed(std::string error) {
   error = without_failure_prefix(std::move(error));
+  const bool was_failing = failure_.has_value();
   if (!failure_) {
     if (leading_) {
       KQ_LOG_ERROR("journal write failed: {}; releasing leadership", error);
     } else {
-      KQ_LOG_ERROR("journal write failed: {}", error);
+      KQ_LOG_ERROR("journal write failed: {}; campaigning stops until an append succeeds", error);
     }
   }
   if (!failure_ && failure_hooks_.pause_ingestion) failure_hooks_.pause_ingestion();
@@ -245,6 +246,10 @@ void ServeLoop::journal_failed(std::string error) {
     stop_writing();
     observer_.stopped_leading();
     if (failure_hooks_.release) failure_hooks_.release();
+  } else if (!was_failing && failure_hooks_.release) {
+    // A follower stops campaigning too: a replica that cannot journal must not win the Lease and
+    // hold it without deciding while a healthy one waits.
+    failure_hooks_.release();
   }
 }
 

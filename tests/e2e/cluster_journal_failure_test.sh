@@ -4,7 +4,9 @@
 # fails: the leader logs it, answers /readyz 503, removes its Pod label, releases the Lease, drops
 # koordq_leader to 0, pauses watch ingestion and keeps running. Once the filler is gone the append
 # succeeds: ingestion resumes with a relist, /readyz is 200, the replica leads again and decides the
-# QueueUnit created while it could not write. The journal verifies and SIGTERM ends it with exit 0.
+# QueueUnit created while it could not write. Then a follower's journal fills: it stops campaigning,
+# so the Lease the leader gives up on SIGTERM stays free until the follower's appends succeed again.
+# Both journals verify and SIGTERM ends each replica with exit 0.
 # Needs root (mount).
 # Usage: cluster_journal_failure_test.sh path/to/koordq
 set -uo pipefail
@@ -26,7 +28,13 @@ fi
 # clear its no-space error (tests/reliability/disk_full_test.cpp).
 disk="$scratch/disk"
 mkdir -p "$disk"
-unmount_disk() { mountpoint -q "$disk" && { umount "$disk" || umount -l "$disk"; }; }
+follower_disk="$scratch/follower-disk"
+mkdir -p "$follower_disk"
+unmount_disk() {
+  for d in "$disk" "$follower_disk"; do
+    mountpoint -q "$d" && { umount "$d" || umount -l "$d"; }
+  done
+}
 cleanup() {
   for p in "${koordq_pids[@]}"; do
     kill -9 "$p" 2>/dev/null
@@ -120,11 +128,51 @@ check "job3, created while ingestion was paused, is admitted" eventually 20 is_d
 check "job1 keeps its one admission" test \
   "$(k get queueunit -n default job1 -o jsonpath='{.status.attempts}/{.status.admissions[0].replicas}')" = 1/1
 
+# A follower whose journal cannot be written stops campaigning: with the leader gone, it must not
+# take the Lease (and hold it without deciding) until its own appends succeed again.
+mount -t tmpfs -o size=128m,nosuid,nodev tmpfs "$follower_disk" || fail "cannot mount a tmpfs on $follower_disk"
+dd if=/dev/zero of="$follower_disk/ballast" bs=1M count=96 status=none
+k apply -f - >/dev/null <<'YAML'
+apiVersion: v1
+kind: Pod
+metadata: {name: koordq-1, namespace: koord-queue}
+spec: {containers: [{name: koordq, image: koordq}]}
+YAML
+follower_log="$scratch/follower.log"
+POD_NAME=koordq-1 POD_NAMESPACE=koord-queue start_serve "$follower_log" --journal-dir "$follower_disk/journal" \
+  --leader-election-namespace koord-queue --leader-elect-lease-duration 6s --leader-elect-renew-deadline 4s \
+  --leader-elect-retry-period 1s --enable-visibility-server=false --v=1 || fail "the second replica did not start"
+follower_pid=$serve_pid
+F="http://127.0.0.1:$(bound_port "$follower_log" metrics)"
+check "a second replica syncs as a follower" eventually 20 grep -q 'initial sync complete' "$follower_log"
+check "while the first one keeps the Lease" test "$(holder)" = koordq-0
+dd if=/dev/zero of="$follower_disk/filler" bs=1M status=none 2>/dev/null
+unit job4 500m
+check "the leader admits job4" eventually 20 is_dequeued job4
+check "the follower's failed append is logged" eventually 20 \
+  grep -q 'journal write failed: .*; campaigning stops until an append succeeds' "$follower_log"
+check "the follower's /readyz answers 503" eventually 5 \
+  test "$(curl -s -o /dev/null -w '%{http_code}' "$F/readyz")" = 503
 kill -TERM "$pid"
 wait "$pid"
-check "SIGTERM ends it with exit 0" test $? = 0
-"$koordq" journal verify --journal-dir "$journal" >"$out" 2>"$err"
-check "the journal verifies" grep -q '^ok:' "$out"
-"$koordq" replay --verify --journal-dir "$journal" >"$out" 2>"$err"
-check "and replays with identical rounds" grep -q '^verified ' "$out"
+check "SIGTERM ends the leader with exit 0" test $? = 0
+unit job5 500m
+sleep 6
+check "the failing follower does not take the released Lease" test "$(holder)" != koordq-1
+check "nor decide job5" test -z "$(phase_of job5)"
+rm -f "$follower_disk/filler" "$follower_disk/ballast"
+check "the follower's journal writes succeed again" eventually 40 \
+  grep -q 'journal writes succeed again: ingestion resumes' "$follower_log"
+check "then it takes the Lease" eventually 20 test "$(holder)" = koordq-1
+check "and admits job5, created while it could not write" eventually 20 is_dequeued job5
+kill -TERM "$follower_pid"
+wait "$follower_pid"
+check "SIGTERM ends the follower with exit 0" test $? = 0
+
+for j in "$journal" "$follower_disk/journal"; do
+  "$koordq" journal verify --journal-dir "$j" >"$out" 2>"$err"
+  check "the journal $j verifies" grep -q '^ok:' "$out"
+  "$koordq" replay --verify --journal-dir "$j" >"$out" 2>"$err"
+  check "and replays with identical rounds" grep -q '^verified ' "$out"
+done
 finish
