@@ -66,6 +66,7 @@ PLACEHOLDERS = (
     ("NS/NAME", "$unit"),
     ("--kubeconfig FILE", '--kubeconfig "$KUBECONFIG"'),
     ("--journal-dir DIR", '--journal-dir "$journal"'),
+    ("<version>", "$version"),
     ("<ns>", "koord-queue"),
     ("<name>", "koord-queue"),
     ("<uuid>", "$uuid"),
