@@ -13,7 +13,8 @@ The commands are
 A command is covered when, after the normalisation below, it appears verbatim in a line of a test
 script under tests/ (a *.sh file) that is not a comment, a line ending in a backslash joined with
 the next as in the documents. The normalisation, applied to both sides:
-- a trailing shell comment ("  # look first") is dropped and runs of blanks become one blank;
+- a trailing shell comment ("  # look first") is dropped, runs of blanks become one blank, and a
+  single quote reads as a double one (so a test may quote a placeholder's value for the shell);
 - in the test scripts, "$koordq" (the binary under test) reads as `koordq`;
 - in the documents, a placeholder reads as the text the tests put in its place (PLACEHOLDERS):
   the registry is a real one on loopback, `kubectl exec …` names the Pod koordq-0.
@@ -65,11 +66,14 @@ PLACEHOLDERS = (
     ("kubectl exec … --", "kubectl -n koord-queue exec koordq-0 --"),
     ("NS/NAME", "$unit"),
     ("--kubeconfig FILE", '--kubeconfig "$KUBECONFIG"'),
-    ("--journal-dir DIR", '--journal-dir "$journal"'),
+    ("--journal-dir DIR", '--journal-dir "$j"'),
     ("<version>", "$version"),
+    ("2026-04-20T03:12:00Z", "$instant"),
+    ("revision=48213", "revision=$revision"),
+    ("team-a/train-42", "$unit"),
+    ("/data/<uuid>", "/data/00000000-0000-4000-8000-000000000000"),
     ("<ns>", "koord-queue"),
     ("<name>", "koord-queue"),
-    ("<uuid>", "$uuid"),
     ("<time>", "$quarantined_at"),
     ("registry.example.com", "$registry"),
 )
@@ -115,7 +119,7 @@ def strip_comment(line):
 
 
 def normalise(command):
-    return " ".join(strip_comment(command).split())
+    return " ".join(strip_comment(command).split()).replace("'", '"')
 
 
 def joined_lines(lines):

@@ -175,9 +175,38 @@ grace="$(jq -r '.spec.template.spec.terminationGracePeriodSeconds // 30' "$scrat
 fs_group="$(jq -r '.spec.template.spec.securityContext.fsGroup // 0' "$scratch/sts.json")"
 
 # --- the ServiceAccount, its RBAC and the Pod object -------------------------------------------------------
-jq -c 'select(.kind | IN("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"))' \
-  "$scratch/base.json" >"$scratch/rbac.json"
-check "the base's ServiceAccount and RBAC apply" k apply -f "$scratch/rbac.json"
+# kubectl as docs/operations.md runs it, on the control plane. `exec` and `logs` go to the kubelet,
+# which the control plane does not run: here they reach the container that stands for the Pod
+# ($pod_container) through podman, as the kubelet would; everything else goes to the API server.
+pod_container=""
+kubectl() {
+  local -a words=("$@") positional=()
+  local i=0
+  while [ $i -lt ${#words[@]} ] && [ "${words[$i]}" != -- ]; do
+    case "${words[$i]}" in
+      -n | -c) i=$((i + 1)) ;;
+      -*) ;;
+      *) positional+=("${words[$i]}") ;;
+    esac
+    i=$((i + 1))
+  done
+  case "${positional[0]:-}" in
+    exec | logs)
+      case "${positional[1]:-}" in
+        "$pod_name" | "pod/$pod_name" | deployment/koord-queue) ;;
+        *) echo "kubectl ${positional[0]}: no container stands for ${positional[1]:-}" >&2; return 1 ;;
+      esac
+      if [ "${positional[0]}" = logs ]; then podman logs "$pod_container"; else podman exec "$pod_container" "${words[@]:$((i + 1))}"; fi
+      ;;
+    *) "$KOORDQ_KUBECTL" "$@" ;;
+  esac
+}
+# The document's commands run in a directory that has the repository's ops/; what they write stays there.
+mkdir -p "$scratch/work"
+ln -s "$repo/ops" "$scratch/work/ops"
+cd "$scratch/work" || exit 1
+kubectl apply -k ops/kubernetes/base >"$out" 2>"$err"
+check "kubectl apply -k ops/kubernetes/base" test $? = 0
 # The Pod the StatefulSet controller would create: the template, its name, hostname and subdomain, the
 # pod-name label, and the volume of the claim from volumeClaimTemplates.
 jq -c --arg pod "$pod_name" '{apiVersion: "v1", kind: "Pod",
@@ -252,10 +281,14 @@ spec: {max: {cpu: "4"}}
 YAML
 unit job1 2
 unit job2 3
+# A tenant's unit in its own namespace, in the same queue: it does not fit either.
+k create namespace team-a >"$out" 2>"$err" || fail "create namespace team-a"
+unit job4 3 team-a
 
 # --- the first start ---------------------------------------------------------------------------------------
 c1="$pod_name-1"
 if pod_run "$c1" -v "$volume:$mount_path" "${sa_mount[@]}" "${api_env[@]}"; then pass; else fail "podman run $c1"; fi
+pod_container="$c1"
 check "it uses the mounted service account" eventually 20 log_has "$c1" \
   "API server ${api_host%:*}:${api_host##*:} (in-cluster service account)"
 check "it becomes leader" eventually 30 log_has "$c1" "became leader"
@@ -275,6 +308,17 @@ check "/metrics: team-a's quota usage is job1's 2000 millicores" eventually 20 \
   metric_is 'dequeued_quota_usage_by_quota{quota="team-a",resource="cpu"} 2000'
 check "/metrics: a scheduled attempt on queue team-a" grep -Eq '^job_schedule_attempts\{queue="team-a",result="scheduled"\} [1-9]' "$scratch/metrics.txt"
 check "/metrics: koordq_build_info" grep -q '^koordq_build_info{' "$scratch/metrics.txt"
+# docs/operations.md's install and troubleshooting commands, as written.
+kubectl -n koord-queue get pods -L koord-queue-leader >"$out" 2>"$err"
+check "get pods -L koord-queue-leader: $pod_name leads" grep -Eq "^$pod_name .* true\$" "$out"
+kubectl get queueunits >"$out" 2>"$err"
+check "get queueunits: job1 Dequeued, with the printer columns" grep -Eq '^job1 +Dequeued +[0-9]+ +team-a +[0-9]+ +[0-9]+s$' "$out"
+kubectl -n koord-queue get lease koordq -o yaml >"$out" 2>"$err"
+check "get lease koordq -o yaml names $pod_name the holder" grep -Eq "holderIdentity: ${pod_name}_" "$out"
+kubectl -n koord-queue get lease koordq -o jsonpath='{.spec.holderIdentity}' >"$out" 2>"$err"
+check "get lease koordq -o jsonpath: <pod>_<uuid>" grep -Eqx "${pod_name}_[0-9a-f-]{36}" "$out"
+kubectl -n koord-queue get pods -l koord-queue-leader=true >"$out" 2>"$err"
+check "get pods -l koord-queue-leader=true: $pod_name" test "$(awk 'NR > 1 {print $1}' "$out")" = "$pod_name"
 check "the journal on the volume belongs to the container's user" test "$(stat -c %u:%g "$volume/${journal_in_pod#"$mount_path"/}/HEAD" 2>/dev/null)" = 65532:65532
 
 # --- the visibility API through the aggregator ---------------------------------------------------------------
@@ -287,8 +331,9 @@ jq -c --arg ip "$pod_ip" --arg pod "$pod_name" --argjson port "$visibility_port"
     subsets: [{addresses: [{ip: $ip, targetRef: {kind: "Pod", name: $pod, namespace: .metadata.namespace}}],
                ports: [.spec.ports[] | {name, port: $port, protocol}]}]}' \
   "$scratch/visibility-objects.json" >"$scratch/visibility-endpoints.json"
-check "the visibility overlay's Service and APIService, and the Endpoints, apply" k apply \
-  -f "$scratch/visibility-objects.json" -f "$scratch/visibility-endpoints.json"
+kubectl apply -k ops/kubernetes/overlays/visibility >"$out" 2>"$err"
+check "kubectl apply -k ops/kubernetes/overlays/visibility" test $? = 0
+check "the Endpoints of the visibility Service apply" k apply -f "$scratch/visibility-endpoints.json"
 apiservice="$(jq -r 'select(.kind == "APIService") | .metadata.name' "$scratch/visibility-objects.json")"
 V="/apis/$(jq -r 'select(.kind == "APIService") | .spec.group + "/" + .spec.version' "$scratch/visibility-objects.json")"
 check "APIService $apiservice becomes Available" k wait --for condition=Available --timeout=60s "apiservice/$apiservice"
@@ -296,11 +341,21 @@ raw() { k get --raw "$1" >"$out" 2>"$err"; }
 # Available comes a moment before the proxy route works: poll the real path.
 check "the aggregator reaches koordq's visibility API" eventually 30 raw "$V/queues"
 if raw "$V/queues/team-a/queueunits"; then
-  check "$V/queues/team-a/queueunits: job2 waits first, then job1" jq_true \
-    '.kind == "QueueUnitsSummary" and (.items | map(.metadata.name)) == ["job2", "job1"]' "$out"
+  check "$V/queues/team-a/queueunits: job2 and job4 wait first, then job1" jq_true \
+    '.kind == "QueueUnitsSummary" and (.items | map(.metadata.name)) == ["job2", "job4", "job1"]' "$out"
 else
   fail "GET $V/queues/team-a/queueunits through the aggregator"
 fi
+# docs/operations.md's visibility commands, as written.
+kubectl get apiservice v1alpha1.visibility.koord-queue.x-k8s.io >"$out" 2>"$err"
+check "get apiservice: AVAILABLE True" grep -Eq '^v1alpha1.visibility.koord-queue.x-k8s.io +koord-queue/koordq-visibility +True ' "$out"
+kubectl get --raw /apis/visibility.koord-queue.x-k8s.io/v1alpha1/queues >"$out" 2>"$err"
+check "get --raw …/queues: a QueueList with team-a" jq_true '.kind == "QueueList" and (.items | map(.metadata.name) | index("team-a"))' "$out"
+kubectl get --raw '/apis/visibility.koord-queue.x-k8s.io/v1alpha1/queues/team-a/queueunits?phase=Enqueued&limit=20' >"$out" 2>"$err"
+check "get --raw …/queues/team-a/queueunits?phase=Enqueued&limit=20: job2, job4" jq_true \
+  '(.items | map(.metadata.name)) == ["job2", "job4"]' "$out"
+kubectl get --raw /apis/visibility.koord-queue.x-k8s.io/v1alpha1/namespaces/team-a/queues/team-a/queueunits >"$out" 2>"$err"
+check "get --raw …/namespaces/team-a/queues/team-a/queueunits: job4 only" jq_true '(.items | map(.metadata.name)) == ["job4"]' "$out"
 if raw "$V/elasticquotas/team-a"; then
   check "$V/elasticquotas/team-a: 2 cpu used" jq_true '.kind == "ElasticQuota" and .used.cpu == "2"' "$out"
 else
@@ -312,10 +367,14 @@ check "no error in the log" test -z "$(grep '^E' "$scratch/$c1.log")"
 
 # --- a container restart: podman kill, a new container over the same volume ---------------------------------------
 seq_before="$(curl -sf "http://$pod_ip:$metrics_port/metrics" | sed -n 's/^koordq_last_applied_sequence \([0-9]*\)$/\1/p')"
+# An instant at which job3 does not exist yet, for time travel after the restart.
+instant="$(date -u +%FT%TZ)"
+sleep 1
 podman kill "$c1" >"$out" 2>"$err"
 check "podman kill $c1: it ends by SIGKILL (137)" test "$(podman wait "$c1" 2>/dev/null)" = 137
 c2="$pod_name-2"
 if pod_run "$c2" -v "$volume:$mount_path" "${sa_mount[@]}" "${api_env[@]}"; then pass; else fail "podman run $c2"; fi
+pod_container="$c2"
 check "the journal is resumed: state restored at seq" eventually 30 log_has "$c2" 'state restored at seq [1-9]'
 restored="$(sed -n 's/.*state restored at seq \([0-9]*\).*/\1/p' "$scratch/$c2.log" | head -n 1)"
 check "… at seq $restored, at or after the last applied before the kill (${seq_before:-?})" test "${restored:-0}" -ge "${seq_before:-1}"
@@ -327,8 +386,51 @@ check "a unit created after the restart is admitted" eventually 30 is_dequeued j
 check "job1 stays admitted" is_dequeued job1
 check "/metrics after the restart: team-a's usage is 3000 millicores" eventually 20 \
   metric_is 'dequeued_quota_usage_by_quota{quota="team-a",resource="cpu"} 3000'
-units_listed() { raw "$V/queues/team-a/queueunits" && jq_true '(.items | map(.metadata.name) | sort) == ["job1", "job2", "job3"]' "$out"; }
-check "the aggregator reaches the restarted leader, which lists job1, job2, job3" eventually 30 units_listed
+units_listed() { raw "$V/queues/team-a/queueunits" && jq_true '(.items | map(.metadata.name) | sort) == ["job1", "job2", "job3", "job4"]' "$out"; }
+check "the aggregator reaches the restarted leader, which lists job1 to job4" eventually 30 units_listed
+
+# --- docs/operations.md's debug API, journal copy and log commands, as written ----------------------------------
+# The port-forward is not needed: the test's network namespace is the Pod's, where the debug listener is.
+leader=$(kubectl -n koord-queue get pods -l koord-queue-leader=true -o name)
+check "leader=\$(kubectl … -o name) is pod/$pod_name" test "$leader" = "pod/$pod_name"
+curl http://127.0.0.1:19876/apis/v1/elasticquota >"$out" 2>"$err"
+check "curl …/apis/v1/elasticquota: team-a" grep -q '"team-a"' "$out"
+curl http://127.0.0.1:19876/apis/v1/queue >"$out" 2>"$err"
+check "curl …/apis/v1/queue: job3 in team-a" grep -q '"job3"' "$out"
+curl http://127.0.0.1:19876/apis/v1/userquota >"$out" 2>"$err"
+check "curl …/apis/v1/userquota: namespace team-a" grep -q '"team-a"' "$out"
+curl "http://127.0.0.1:19876/apis/v1/queue?asOf=$instant" >"$out" 2>"$err"
+check "curl …/apis/v1/queue?asOf=$instant: job2, no job3 yet" bash -c 'grep -q "\"job2\"" "$1" && ! grep -q "\"job3\"" "$1"' _ "$out"
+revision="$seq_before"
+curl "http://127.0.0.1:19876/apis/v1/queue?revision=$revision" >"$out" 2>"$err"
+check "curl …/apis/v1/queue?revision=$revision: job2, no job3 yet" bash -c 'grep -q "\"job2\"" "$1" && ! grep -q "\"job3\"" "$1"' _ "$out"
+curl -sS http://127.0.0.1:19876/apis/journal/v1/records >koordq-journal.ndjson
+"$koordq" journal verify --export koordq-journal.ndjson >"$out" 2>"$err"
+check "journal verify --export of the journal stream" grep -q '^ok: [0-9]* records, seq 1\.\.' "$out"
+"$koordq" replay --export koordq-journal.ndjson --verify >"$out" 2>"$err"
+check "replay --export --verify of the journal stream" grep -Eq '^verified [0-9]+ decisions in [1-9][0-9]* rounds' "$out"
+# shellcheck disable=SC2086 # the document's words; an RFC3339 time has no blanks
+"$koordq" at $instant queues --export koordq-journal.ndjson -o table >"$out" 2>"$err"
+check "at $instant queues --export -o table: team-a" grep -q '^team-a ' "$out"
+unit=default/job1
+"$koordq" explain $unit --export koordq-journal.ndjson >"$out" 2>"$err"
+check "explain $unit --export: admitted" grep -q 'Dequeued' "$out"
+mv koordq-journal.ndjson stream.ndjson
+kubectl exec -n koord-queue koordq-0 -- koordq journal export --journal-dir /var/lib/koordq/journal >koordq-journal.ndjson
+check "kubectl exec … journal export gives the stream's lines, and later ones" cmp -s stream.ndjson <(head -n "$(wc -l <stream.ndjson)" koordq-journal.ndjson)
+kubectl -n koord-queue exec koordq-0 -- koordq journal stat --journal-dir /var/lib/koordq/journal >"$out" 2>"$err"
+check "kubectl exec … journal stat" grep -Eq '^head: +[0-9a-f]{64}$' "$out"
+kubectl -n koord-queue exec koordq-0 -- koordq journal checkpoint --journal-dir /var/lib/koordq/journal /var/lib/koordq/journal/checkpoints/copy >"$out" 2>"$err"
+check "kubectl exec … journal checkpoint: the running serve makes it" grep -Eq '^checkpoint of seq [0-9]+ written to /var/lib/koordq/journal/checkpoints/copy$' "$out"
+kubectl -n koord-queue exec koordq-0 -- koordq journal verify --journal-dir /var/lib/koordq/journal/checkpoints/copy >"$out" 2>"$err"
+check "kubectl exec … journal verify of the checkpoint" grep -q '^ok: ' "$out"
+kubectl -n koord-queue exec koordq-0 -- koordq replay --journal-dir /var/lib/koordq/journal/checkpoints/copy --verify >"$out" 2>"$err"
+check "kubectl exec … replay --verify of the checkpoint" grep -Eq '^verified [0-9]+ decisions' "$out"
+kubectl -n koord-queue exec koordq-0 -- koordq journal export --journal-dir /var/lib/koordq/journal/checkpoints/copy >copy.ndjson
+"$koordq" journal verify --export copy.ndjson >"$out" 2>"$err"
+check "the checkpoint's export, out of the Pod, verifies" grep -q '^ok: ' "$out"
+kubectl -n koord-queue logs deployment/koord-queue -c controller | grep -m1 "became leader" >"$out" 2>"$err"
+check "kubectl logs … | grep -m1 \"became leader\"" grep -q 'became leader' "$out"
 podman stop -t "$grace" "$c2" >"$out" 2>"$err"
 check "podman stop (SIGTERM, grace ${grace} s): exit 0" test "$(podman wait "$c2" 2>/dev/null)" = 0
 check "stopping removes the leader label" label_is ""
