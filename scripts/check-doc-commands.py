@@ -74,7 +74,6 @@ PLACEHOLDERS = (
     ("/data/<uuid>", "/data/00000000-0000-4000-8000-000000000000"),
     ("<ns>", "koord-queue"),
     ("<name>", "koord-queue"),
-    ("<time>", "$quarantined_at"),
     ("registry.example.com", "$registry"),
 )
 

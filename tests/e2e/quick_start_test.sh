@@ -4,7 +4,8 @@
 # - the quick start's journal commands (K=build/cmd/koordq) over the journal a simulation leaves in
 #   ./koordq-data/journal (serve --simulate's default, two virtual minutes of it): journal stat,
 #   export, export piped into verify, replay --verify, explain of a unit, at rev:3000 as a table, at
-#   a minute ago, and the console, which serves its page at the URL it prints;
+#   a minute ago, and the console, which serves its page at the URL it prints (and docs/operations.md's
+#   console over a copy);
 # - `scripts/install-deps.sh --build` finds every package present;
 # - `ctest -L static` in the build tree passes.
 # As root it runs in a network namespace of its own (`unshare -n`), so that the console's default
@@ -63,19 +64,31 @@ $K at rev:3000 queues --journal-dir koordq-data/journal -o table >"$out" 2>"$err
 check "at rev:3000 queues -o table" grep -q '^NAME' "$out"
 $K at "$(date -u -d '1 min ago' +%FT%TZ)" debug queue --journal-dir koordq-data/journal >"$out" 2>"$err"
 check "at a minute ago: debug queue, as JSON" jq_true 'type == "object" and length > 0' "$out"
+# console_serves LOG: the console started with that log prints the default URL and serves its page there.
+console_serves() {
+  local url=""
+  for _ in $(seq 1 100); do
+    url=$(grep -o 'http://127.0.0.1:[0-9]*/console/' "$1" | head -n 1)
+    [ -n "$url" ] && break
+    sleep 0.1
+  done
+  [ "$url" = http://127.0.0.1:19877/console/ ] && curl -sf -o /dev/null "$url"
+}
+stop_console() {
+  kill "$console_pid" 2>/dev/null
+  wait "$console_pid" 2>/dev/null
+  console_pid=""
+}
 $K console --journal-dir koordq-data/journal >console.log 2>&1 &
 console_pid=$!
-url=""
-for _ in $(seq 1 100); do
-  url=$(grep -o 'http://127.0.0.1:[0-9]*/console/' console.log | head -n 1)
-  [ -n "$url" ] && break
-  sleep 0.1
-done
-check "console prints its URL ($url)" test "$url" = http://127.0.0.1:19877/console/
-check "the console's page is served there" curl -sf -o /dev/null "$url"
-kill "$console_pid" 2>/dev/null
-wait "$console_pid" 2>/dev/null
-console_pid=""
+check "console prints http://127.0.0.1:19877/console/ and serves the page there" console_serves console.log
+stop_console
+# docs/operations.md's console over a copy of a journal.
+"$koordq" journal checkpoint --journal-dir koordq-data/journal copy >"$out" 2>"$err"
+"$koordq" console --journal-dir ./copy >console-copy.log 2>&1 &
+console_pid=$!
+check "console --journal-dir ./copy serves the copy's console" console_serves console-copy.log
+stop_console
 
 scripts/install-deps.sh --build >"$out" 2>"$err"
 check "scripts/install-deps.sh --build: every package present" grep -q '^install-deps: all [0-9]* packages present$' "$out"
