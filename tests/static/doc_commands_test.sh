@@ -4,6 +4,7 @@
 # check fails, naming the document, the line and the command, on a command no test runs: a fenced
 # one, one continued over two lines, an inline one, one a test only mentions in a comment, one whose
 # placeholder the test does not fill in; and on an exemption the documents no longer need.
+# shellcheck disable=SC2016 # the expected lines quote commands in backquotes, with their $ signs
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 check="$repo/scripts/check-doc-commands.py"
