@@ -54,13 +54,12 @@ Result<std::unique_ptr<JournalReader>> JournalReader::open_secondary(const std::
     return make_error("no journal in " + journal_dir.string() + " (" + (db_dir / "CURRENT").string() +
                       " does not exist); pass the directory `koordq serve --journal-dir` writes");
   }
-  // temp_directory_path() is TMPDIR, or /tmp.
-  const std::filesystem::path scratch_parent = std::filesystem::temp_directory_path(ec);
+  const char* tmpdir = std::getenv("TMPDIR");
+  const std::filesystem::path scratch_parent = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
   std::string scratch_template = (scratch_parent / "koordq-reader-XXXXXX").string();
-  if (ec || ::mkdtemp(scratch_template.data()) == nullptr) {
-    const int error = ec ? ec.value() : errno;
+  if (::mkdtemp(scratch_template.data()) == nullptr) {
     return make_error("cannot create a scratch directory for reading the journal in " + scratch_parent.string() + ": " +
-                      std::strerror(error) +
+                      std::strerror(errno) +
                       "; set TMPDIR to a writable directory (in a Pod whose root filesystem is read-only, "
                       "mount an emptyDir at /tmp, as ops/kubernetes does)");
   }

@@ -69,6 +69,7 @@ PLACEHOLDERS = (
     ("--journal-dir DIR", '--journal-dir "$j"'),
     ("<version>", "$version"),
     ("2026-04-20T03:12:00Z", "$instant"),
+    ("--from 2026-04-01T00:00:00Z --to 2026-05-01T00:00:00Z", '--from "$from" --to "$to"'),
     ("revision=48213", "revision=$revision"),
     ("team-a/train-42", "$unit"),
     ("/data/<uuid>", "/data/00000000-0000-4000-8000-000000000000"),

@@ -526,11 +526,21 @@ kubectl delete statefulset,deployment,service,serviceaccount,role,rolebinding -A
 check "uninstall: delete statefulset,deployment,service,serviceaccount,role,rolebinding" test $? = 0
 kubectl delete clusterrole,clusterrolebinding,apiservice -l app.kubernetes.io/name=koordq >"$out" 2>"$err"
 check "uninstall: delete clusterrole,clusterrolebinding,apiservice" test $? = 0
-kubectl -n koord-queue delete pvc -l app.kubernetes.io/name=koordq >"$out" 2>"$err"
+kubectl -n koord-queue delete pvc -l app.kubernetes.io/name=koordq >"$out" 2>"$err" &
+delete_pid=$!
+# kubectl waits for the claim to go, which its pvc-protection finalizer holds until
+# kube-controller-manager (not run here) sees no Pod using it: do what that controller does.
+for _ in $(seq 1 50); do
+  [ -n "$(kc get pvc -n koord-queue koord-queue-journal -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" ] && break
+  sleep 0.2
+done
+kc patch pvc -n koord-queue koord-queue-journal --type=merge -p '{"metadata": {"finalizers": null}}' >/dev/null 2>&1
+wait "$delete_pid"
 check "uninstall: delete pvc (the compat overlay's koord-queue-journal)" grep -q 'persistentvolumeclaim "koord-queue-journal" deleted' "$out"
 check "nothing of those kinds is left" test -z "$(kc get statefulset,deployment,service,serviceaccount,role,rolebinding,pvc -A \
   -l app.kubernetes.io/name=koordq -o name 2>&1; kc get clusterrole,clusterrolebinding,apiservice -l app.kubernetes.io/name=koordq -o name 2>&1)"
-check "the namespace and the CRDs stay" kc get namespace koord-queue crd/queueunits.scheduling.x-k8s.io crd/queues.scheduling.x-k8s.io
+check "the namespace stays" kc get namespace koord-queue
+check "the CRDs stay" kc get crd queueunits.scheduling.x-k8s.io queues.scheduling.x-k8s.io
 check "… and with them the QueueUnits" kc get queueunit -n default job-a
 phase "install, overlays, migration and uninstall"
 
@@ -620,7 +630,10 @@ check "journal verify --journal-dir copy" grep -q '^ok: ' "$out"
 check "replay --journal-dir copy --verify" grep -Eq '^verified [0-9]+ decisions in [1-9][0-9]* rounds' "$out"
 "$koordq" journal stat --journal-dir copy >"$out" 2>"$err"
 check "journal stat --journal-dir copy: the head hash" grep -Eq '^head: +[0-9a-f]{64}$' "$out"
-"$koordq" journal export --journal-dir copy --format audit --from 2026-04-01T00:00:00Z --to 2026-05-01T00:00:00Z >audit.jsonl 2>"$err"
+# The document's month, as it falls in this journal: from its first record to its last.
+from="$("$koordq" journal stat --journal-dir copy -o json | jq -r .firstTime)"
+to="$("$koordq" journal stat --journal-dir copy -o json | jq -r .lastTime)"
+"$koordq" journal export --journal-dir copy --format audit --from "$from" --to "$to" >audit.jsonl 2>"$err"
 check "journal export --format audit --from --to: audit Events ending in the trailer" jq_true -s \
   'all(.apiVersion == "audit.k8s.io/v1") and .[-1].verb == "export-trailer"' audit.jsonl
 run journal export --journal-dir copy --format audit --to rev:5
