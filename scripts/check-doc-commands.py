@@ -19,9 +19,10 @@ the next as in the documents. The normalisation, applied to both sides:
 - in the documents, a placeholder reads as the text the tests put in its place (PLACEHOLDERS):
   the registry is a real one on loopback, `kubectl exec …` names the Pod koordq-0.
 
-`kubectl exec` and `kubectl logs` reach a kubelet, which the test control plane (tests/controlplane)
-does not run: tests/e2e/pod_start_test.sh, which runs the Pod's container under podman, gives them a
-`kubectl` that runs them with podman in the container (and passes everything else to kubectl).
+The tests that run kubectl commands define `kubectl` as a shell function for the kubectl and
+kubeconfig of their control plane (tests/controlplane). That control plane runs no kubelet, which
+`kubectl exec` and `kubectl logs` reach: tests/e2e/pod_start_test.sh, which runs the Pod's container
+under podman, runs those two with podman in the container.
 
 A command that no test can run is listed in EXEMPTIONS with the reason; so is a span that only
 names a command. A listed command that the documents no longer show is reported too, so the list
@@ -231,7 +232,7 @@ def main(argv):
     args = [arg for arg in argv[1:] if arg != "--list"]
     listing = "--list" in argv[1:]
     if len(args) > 1:
-        print(__doc__.split("\n\n")[-2], file=sys.stderr)
+        print(__doc__[__doc__.index("Usage:") :].rstrip(), file=sys.stderr)
         return 2
     root = args[0] if args else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     lines = test_lines(root)
