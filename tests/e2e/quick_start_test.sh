@@ -85,6 +85,9 @@ check "console prints http://127.0.0.1:19877/console/ and serves the page there"
 stop_console
 # docs/operations.md's console over a copy of a journal.
 "$koordq" journal checkpoint --journal-dir koordq-data/journal copy >"$out" 2>"$err"
+# (replayed here rather than in ops_test.sh, whose journal is ten times larger)
+"$koordq" replay --journal-dir copy --verify >"$out" 2>"$err"
+check "replay --journal-dir copy --verify" grep -Eq '^verified [0-9]+ decisions in [1-9][0-9]* rounds' "$out"
 "$koordq" console --journal-dir ./copy >console-copy.log 2>&1 &
 console_pid=$!
 check "console --journal-dir ./copy serves the copy's console" console_serves console-copy.log
