@@ -20,6 +20,11 @@ fi
 
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
+# --list names what runs each command.
+(cd "$repo" && scripts/check-doc-commands.py --list) >"$scratch/list" 2>&1 ||
+  fail "check-doc-commands.py --list: $(tail -n 3 "$scratch/list")"
+grep -A1 -E '^README.md:[0-9]+: \$K journal stat --journal-dir koordq-data/journal$' "$scratch/list" |
+  grep -qx '    run by tests/e2e/quick_start_test.sh' || fail "--list does not say that quick_start_test.sh runs journal stat"
 mkdir -p "$scratch/docs" "$scratch/tests/e2e" "$scratch/tests/static"
 cat >"$scratch/README.md" <<'DOC'
 # Example
