@@ -76,6 +76,7 @@ PLACEHOLDERS = (
     ("/data/<uuid>", "/data/00000000-0000-4000-8000-000000000000"),
     ("<ns>", "koord-queue"),
     ("<name>", "koord-queue"),
+    ("<time>", "$quarantined_at"),
     ("registry.example.com", "$registry"),
 )
 

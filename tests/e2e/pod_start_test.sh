@@ -22,7 +22,13 @@
 #   grace period ends it with exit 0, and the host's `koordq replay --verify` accepts the journal;
 # - bad input: without the token mount, and with the journal volume mounted read-only (once over the
 #   journal written above, once empty), the container exits with code 2 or 3 (behaviour.md §24) after
-#   exactly one error line naming the problem, not a crash.
+#   exactly one error line naming the problem, not a crash; a journal whose HEAD was deleted is
+#   quarantined on the next start, with the JournalQuarantined event on the Pod;
+# - docs/operations.md's commands, as written: `kubectl apply -k` of the base and the visibility
+#   overlay, the install's and troubleshooting's `kubectl get`s, the visibility API's `get --raw`s,
+#   the debug API's curls and the journal stream in the Pod's network namespace, and the journal
+#   commands run in the container with `kubectl exec` (podman exec, as no kubelet runs) and its log
+#   with `kubectl logs`.
 # The whole test runs in a network namespace of its own (`unshare -n`): it stands for the Pod's
 # network, with the Pod's address 192.0.2.10 on its loopback (Endpoints may not name 127.0.0.0/8),
 # and `--network=host` puts the container into it, so the StatefulSet's fixed ports (10259, 8082,
@@ -470,6 +476,25 @@ new_volume "$scratch/volume-ro-empty"
 pod_run_attached "$c5" -v "$scratch/volume-ro-empty:$mount_path:ro" "${sa_mount[@]}" "${api_env[@]}"
 expect_refusal "$c5" 3 "cannot create the journal directory $journal_in_pod: Read-only file system"
 verify_journal "the journal after the read-only start" "$volume/${journal_in_pod#"$mount_path"/}"
+
+# --- a quarantined journal, as docs/operations.md's troubleshooting finds it ------------------------------------------
+# A journal whose HEAD file was deleted is corrupt (behaviour.md §21): the next start moves it aside
+# beside itself on the volume, starts a new one and records the JournalQuarantined event on its Pod.
+rm -f "$volume/${journal_in_pod#"$mount_path"/}/HEAD"
+c6="$pod_name-quarantine"
+if pod_run "$c6" -v "$volume:$mount_path" "${sa_mount[@]}" "${api_env[@]}"; then pass; else fail "podman run $c6"; fi
+pod_container="$c6"
+check "the damaged journal is quarantined and a new one started" eventually 30 log_has "$c6" 'state restored at seq\|initial sync complete'
+quarantined_at="$(find "$volume" -maxdepth 1 -name "$(basename "$journal_in_pod").quarantined-*" -printf '%f\n' | sed 's/.*\.quarantined-//' | head -n 1)"
+check "the quarantined journal is beside the new one on the volume ($quarantined_at)" test -n "$quarantined_at"
+events_named() { kubectl -n koord-queue get events --field-selector reason=JournalQuarantined >"$out" 2>"$err" && grep -q "pod/$pod_name .*journal corrupt at seq" "$out"; }
+check "kubectl get events --field-selector reason=JournalQuarantined shows it on pod/$pod_name" eventually 20 events_named
+# shellcheck disable=SC2086 # the document's words; the time has no blanks
+kubectl -n koord-queue exec koordq-0 -- koordq journal verify --journal-dir /var/lib/koordq/journal.quarantined-$quarantined_at >"$out" 2>"$err"
+code=$?
+check "kubectl exec … journal verify of the quarantined journal: exit 1, naming the missing HEAD" \
+  test "$code" = 1 -a "$(grep -c 'HEAD' "$out" "$err" | awk -F: '{s += $2} END {print s}')" -ge 1
+podman stop -t "$grace" "$c6" >/dev/null 2>&1
 
 if [ "$failed" -gt 0 ]; then
   for c in "$c1" "$c2"; do
