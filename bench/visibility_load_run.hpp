@@ -18,8 +18,6 @@
 namespace koordq::bench::visibility_load {
 
 namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
 namespace ssl = net::ssl;
 using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
