@@ -169,13 +169,13 @@ inline void build_part2(RecordedRun& r) {
   r.time += 20 * kMs;
   auto fits = r.input(unit("fits", "main", "1", 3, 200));  // admitted: a pending status
   const uint64_t fits_round = r.last_round_seq;
-  const auto admits = of_kind(fits, DecisionKind::kAdmit);
+  const auto admits = of_kind(fits, actors::DecisionKind::kAdmit);
   if (admits.size() != 1) throw std::runtime_error("fits was not admitted");
   const actors::Decision admit = *admits[0];
   r.time += 20 * kMs;
   auto landed = unit("landed", "main", "1", 2, 201);
   auto landed_round = r.input(landed);
-  const auto landed_admits = of_kind(landed_round, DecisionKind::kAdmit);
+  const auto landed_admits = of_kind(landed_round, actors::DecisionKind::kAdmit);
   if (landed_admits.size() != 1) throw std::runtime_error("landed was not admitted");
   r.time += 20 * kMs;
   r.outcome(*landed_admits[0], r.last_round_seq, actors::OutcomeResult::kSuccess, "900");  // landed, not yet seen

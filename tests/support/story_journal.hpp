@@ -76,7 +76,7 @@ class StoryJournal {
     }
     return folder;
   }
-  Story story(const std::string& name) const {
+  replay::Story story(const std::string& name) const {
     const replay::StoryFolder folder = fold("default", name);
     if (!folder.latest_uid()) throw std::runtime_error("no story for " + name);
     return folder.story(*folder.latest_uid());
@@ -108,5 +108,13 @@ class StoryJournal {
   uint64_t snapshot_every_ = 0;
   std::vector<std::pair<uint64_t, std::string>> snapshots_;
 };
+
+// The index of the first decision of `kind` in a round; -1 when there is none.
+inline int index_of(const std::vector<Decision>& round, DecisionKind kind) {
+  for (size_t i = 0; i < round.size(); ++i) {
+    if (round[i].kind == kind) return static_cast<int>(i);
+  }
+  return -1;
+}
 
 }  // namespace koordq::testing::story

@@ -35,13 +35,6 @@ const StoryEntry& entry_with(const Story& s, const std::string& prefix) {
   throw std::runtime_error("no entry starting with " + prefix);
 }
 
-int index_of(const std::vector<Decision>& round, DecisionKind kind) {
-  for (size_t i = 0; i < round.size(); ++i) {
-    if (round[i].kind == kind) return static_cast<int>(i);
-  }
-  return -1;
-}
-
 TEST(Explain, a_failed_attempt_in_a_three_level_tree_shows_every_level_the_check_saw) {
   StoryJournal j;
   j.added(quota("top", "", {{"cpu", "2"}}));
