@@ -1,6 +1,7 @@
 #include "api/unit_render.hpp"
 
 #include <limits>
+#include <string_view>
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -17,8 +18,12 @@ bool names(const rapidjson::Value& item, const std::string& namespace_name, cons
   if (meta == item.MemberEnd() || !meta->value.IsObject()) return false;
   const auto ns = meta->value.FindMember("namespace");
   const auto n = meta->value.FindMember("name");
-  return ns != meta->value.MemberEnd() && n != meta->value.MemberEnd() && ns->value.IsString() && n->value.IsString() &&
-         namespace_name == ns->value.GetString() && name == n->value.GetString();
+  if (ns == meta->value.MemberEnd() || n == meta->value.MemberEnd() || !ns->value.IsString() || !n->value.IsString()) {
+    return false;
+  }
+  // By length: GetString() alone would end a name at its first NUL.
+  return namespace_name == std::string_view(ns->value.GetString(), ns->value.GetStringLength()) &&
+         name == std::string_view(n->value.GetString(), n->value.GetStringLength());
 }
 
 }  // namespace

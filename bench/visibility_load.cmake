@@ -1,6 +1,10 @@
 # The visibility API's load client (TLS with client certificates) and its fixed-body baseline server;
 # scripts/bench-visibility.sh drives both against `koordq serve --simulate`.
-add_executable(visibility_load ${CMAKE_CURRENT_LIST_DIR}/visibility_load.cpp)
+add_executable(visibility_load
+  ${CMAKE_CURRENT_LIST_DIR}/visibility_load.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/visibility_load_run.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/visibility_load_report.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/visibility_load_fixed_server.cpp)
 koordq_project_target(visibility_load)
 target_link_libraries(visibility_load PRIVATE koordq_base koordq_rapidjson CLI11::CLI11 Boost::headers OpenSSL::SSL
                                               OpenSSL::Crypto Threads::Threads fmt::fmt)

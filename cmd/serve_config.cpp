@@ -1,13 +1,11 @@
 #include "cmd/serve_config.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdlib>
 
 #include "actors/wire/config_wire.hpp"
 #include "base/uuid.hpp"
 #include "cmd/build_info.hpp"
-#include "journal/hash_chain.hpp"
 #include "schema/wire_schema_version.hpp"
 
 namespace koordq::cmd {
@@ -59,12 +57,7 @@ journal::RetentionPolicy retention_policy_of(const ServeOptions& o) {
 }
 
 std::string uuid_from_seed(uint64_t seed) {
-  const journal::Hash h = journal::sha256("koordq-simulate-seed:" + std::to_string(seed));
-  std::array<uint8_t, 16> bytes{};
-  std::copy_n(h.begin(), bytes.size(), bytes.begin());
-  bytes[6] = static_cast<uint8_t>((bytes[6] & 0x0f) | 0x50);
-  bytes[8] = static_cast<uint8_t>((bytes[8] & 0x3f) | 0x80);
-  return base::uuid_text(bytes);
+  return base::name_uuid("koordq-simulate-seed:" + std::to_string(seed));
 }
 
 std::unique_ptr<journal::CapnpRecordBody> make_config_body(

@@ -35,7 +35,8 @@ std::unique_ptr<journal::CapnpRecordBody> make_config_body(const ServeOptions& o
                                                            const std::optional<journal::QuarantineReport>& quarantined);
 
 // A journal UUID derived from the simulator seed, so that two virtual-clock runs with one seed
-// write byte-identical journals (behaviour.md §21).
+// write byte-identical journals (behaviour.md §21): the version 5 UUID of the name
+// `koordq-simulate-seed:<seed>` (base::name_uuid).
 std::string uuid_from_seed(uint64_t seed);
 
 }  // namespace koordq::cmd

@@ -2,7 +2,7 @@
 // pending write and derived and leader fields, every queue's order, cursor, blocks and preemption
 // round, and the quota tree with its accounting. The result names each field that differs, so a
 // replay that went its own way (replay --verify, the replay-equals-live tests) says where.
-// `tests/unit/state_snapshot_test.cpp` fails when a state struct gains a member not compared here.
+// `tests/unit/state_snapshot_round_trip_test.cpp` fails when a state struct gains a member not compared here.
 #pragma once
 
 #include <string>

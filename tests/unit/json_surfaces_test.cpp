@@ -13,12 +13,16 @@
 #include <rapidjson/writer.h>
 
 #include "actors/core/scheduler.hpp"
+#include "api/debug_render.hpp"
 #include "api/json_out.hpp"
+#include "api/unit_render.hpp"
+#include "api/visibility_render.hpp"
 #include "journal/audit_line.hpp"
 #include "journal/capnp_record_body.hpp"
 #include "journal/export_line.hpp"
 #include "journal/export_trailer.hpp"
 #include "journal/journal_stat.hpp"
+#include "replay/explain.hpp"
 #include "replay/replay.hpp"
 #include "replay/what_if.hpp"
 #include "tests/support/scheduler_fixture.hpp"
@@ -158,6 +162,68 @@ TEST(JsonSurfaces, audit_lines) {
 TEST(JsonSurfaces, export_lines_round_trip) {
   const std::string line = journal::render_export_line(awkward_watch_record());
   expect_round_trip(line, {"body", "watch", "namespace"}, false);
+}
+
+// Whether `v` or anything in it is the string kAwkward (a key or a value).
+bool holds_awkward(const rapidjson::Value& v) {
+  if (v.IsString()) return text_of(v) == kAwkward;
+  if (v.IsArray()) {
+    for (const auto& element : v.GetArray()) {
+      if (holds_awkward(element)) return true;
+    }
+  }
+  if (v.IsObject()) {
+    for (const auto& member : v.GetObject()) {
+      if (text_of(member.name) == kAwkward || holds_awkward(member.value)) return true;
+    }
+  }
+  return false;
+}
+
+// `koordq at WHEN OBJECT -o json` prints what cmd/at_command.cpp's render_json returns: the
+// visibility pages and the unit view (compact, RapidJSON's Writer) and the debug pages (indented).
+TEST(JsonSurfaces, at_json_of_every_object) {
+  SchedulerDriver d;
+  d.input(queue("root"));
+  d.input(quota("root", "", {{"cpu", "1"}}));
+  auto u = unit("job", "root", "2");  // more than the quota holds: it waits
+  u.metadata.namespace_ = u.metadata.name = kAwkward;
+  d.input(u);
+  d.tick(d.time + kSec);
+  const uint64_t revision = d.seq;
+  const api::PageParams page{0, 1000};
+
+  const auto unit_json = api::render_unit(d.s, revision, kAwkward, kAwkward);
+  ASSERT_TRUE(unit_json.has_value());
+  expect_round_trip(*unit_json, {"metadata", "namespace"});
+  expect_round_trip(*unit_json, {"metadata", "name"});
+  for (const auto& page_json : {api::render_queue_units(d.s, revision, "root", {}, page),
+                                api::render_quota_units(d.s, revision, "root", {}, page)}) {
+    ASSERT_TRUE(page_json.has_value());
+    expect_round_trip(*page_json, {"items", "#0", "metadata", "namespace"});
+    expect_round_trip(*page_json, {"items", "#0", "metadata", "name"});
+  }
+  for (const std::string& debug : {api::render_debug_queues(d.s), api::render_debug_quotas(d.s)}) {
+    const auto doc = parsed(debug);
+    EXPECT_TRUE(holds_awkward(doc)) << debug;
+  }
+}
+
+// `koordq explain NS/NAME -o json`: every string of the story, the quota path's included.
+TEST(JsonSurfaces, explain_json_story) {
+  replay::Story story;
+  story.namespace_ = story.name = story.uid = kAwkward;
+  story.other_uids = {kAwkward};
+  replay::StoryEntry entry;
+  entry.kind = entry.summary = kAwkward;
+  entry.phase = kAwkward;
+  entry.quota_path = std::vector<actors::QuotaCheckStep>{{kAwkward, kAwkward, 1, 2, 3, false}};
+  story.entries.push_back(entry);
+  const std::string json = replay::render_story_json(story);
+  for (const char* field : {"namespace", "name", "uid"}) expect_round_trip(json, {field});
+  expect_round_trip(json, {"otherUIDs", "#0"});
+  for (const char* field : {"kind", "summary", "phase"}) expect_round_trip(json, {"entries", "#0", field});
+  for (const char* field : {"quota", "resource"}) expect_round_trip(json, {"entries", "#0", "quotaPath", "#0", field});
 }
 
 TEST(JsonSurfaces, api_writer_compact_and_indented) {

@@ -12,6 +12,8 @@ koordq_gtest(kube_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/kube_object_watch_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/kube_leader_lease_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/kube_leader_elector_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/kube_leader_guard_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/kube_leader_fence_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/kube_events_correlator_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/kube_events_recorder_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/kube_writer_test.cpp

@@ -4,5 +4,6 @@ koordq_gtest(replay_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/replay_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/what_if_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/explain_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/explain_index_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/relist_diff_test.cpp
   LIBS koordq_replay koordq_explain koordq_ingest)

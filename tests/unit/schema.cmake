@@ -2,6 +2,9 @@
 koordq_gtest(schema_unit_tests unit
   SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/json_decode_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/json_decode_tolerated_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/json_decode_rejected_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/json_decode_raw_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/json_encode_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/raw_object_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/wire_test.cpp

@@ -231,6 +231,18 @@ TEST(ServeFlags, decision_config_is_what_the_config_record_carries) {
   EXPECT_EQ(decision_config_of(serve_options({})), actors::DecisionConfig{});
 }
 
+// The journal of a virtual-clock simulation is named by its seed with an honest RFC 4122 version 5
+// UUID (SHA-1; version nibble 5, variant 10): Python's uuid.uuid5(uuid.uuid5(NAMESPACE_DNS,
+// "koordq.io"), "koordq-simulate-seed:7"). Other serves leave the UUID to the journal (random).
+TEST(ServeFlags, a_virtual_simulation_names_its_journal_with_the_version_5_uuid_of_its_seed) {
+  const auto seeded = journal_options_of(
+      serve_options({"--simulate", "--simulate-clock=virtual", "--simulate-duration=1m", "--seed=7"}));
+  EXPECT_EQ(seeded.new_uuid, "47eb4055-62a3-5ea9-ae1c-cafefabe5627");
+  EXPECT_EQ(uuid_from_seed(3), "4d76c83f-95e7-5467-a5c3-1e4f39d91b8c");
+  EXPECT_EQ(journal_options_of(serve_options({"--simulate", "--seed=7"})).new_uuid, "");
+  EXPECT_EQ(journal_options_of(serve_options({})).new_uuid, "");
+}
+
 TEST(ServeFlags, koord_queue_camel_case_spellings_are_aliases) {
   const ServeOptions o = serve_options({"--podInitialBackoffSeconds=3", "--podMaxBackoffSeconds", "30",
                                         "--scheduleSuspendTimeInMillSecond", "25", "--enableApiHandler",
