@@ -9,9 +9,9 @@
 # named with their fix.
 #   archive_test.sh KOORDQ S3_CLIENT_PROBE S3_SERVER_SH
 set -uo pipefail
-koordq="$1"
-probe="$2"
-s3_server="$3"
+koordq="$(readlink -f "$1")"
+probe="$(readlink -f "$2")"
+s3_server="$(readlink -f "$3")"
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 server_dir="$scratch/s3"
