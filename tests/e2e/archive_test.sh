@@ -44,7 +44,7 @@ check "its start names the archive, without the secret" grep -q "journal archive
 check "no secret key in its log" test "$(grep -c -F "$AWS_SECRET_ACCESS_KEY" "$err")" = 0
 "$koordq" journal stat --journal-dir "$journal" -o json >"$scratch/stat.json"
 last_seq="$(jq -r .lastSeq "$scratch/stat.json")"
-uuid="$(jq -r .uuid "$scratch/stat.json")"
+uuid="$(jq -r .journal "$scratch/stat.json")"
 check "the journal has records" test "$last_seq" -gt 5000
 
 run archive ls --archive-url "$url"
