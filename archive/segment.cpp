@@ -58,7 +58,9 @@ Result<std::string> decompress_segment(std::string_view object) {
   if (size > kMaxSegmentBytes) return make_error(fmt::format("{} bytes uncompressed: over the bound", size));
   std::string text(static_cast<size_t>(size), '\0');
   const size_t got = ZSTD_decompress(text.data(), text.size(), object.data(), object.size());
-  if (ZSTD_isError(got)) return make_error(std::string("zstd: ") + ZSTD_getErrorName(got));
+  if (ZSTD_isError(got)) {
+    return make_error(std::string("zstd: ") + ZSTD_getErrorName(got) + " (a truncated or altered object)");
+  }
   if (got != size) return make_error("the zstd frame is shorter than it says (a truncated object)");
   return text;
 }

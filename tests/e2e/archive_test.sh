@@ -153,11 +153,13 @@ check "failures are counted by kind while the gateway is gone" failures_counted
 lag="$(metric koordq_archive_lag_records)"
 check "and the lag grows" test "${lag%.*}" -gt 0
 check "the serve keeps running" kill -0 "$serve_pid"
+down_archived="$(metric koordq_archive_archived_seq)"
+down_durable=$((${down_archived%.*} + ${lag%.*}))
 radosgw -c "$server_dir/ceph.conf" -n client.rgw.a
 caught_up() {
-  local l
-  l="$(metric koordq_archive_lag_records)"
-  [ -n "$l" ] && [ "${l%.*}" -lt 400 ]
+  local a
+  a="$(metric koordq_archive_archived_seq)"
+  [ -n "$a" ] && [ "${a%.*}" -ge "$down_durable" ]
 }
 check "after the gateway is back, the backlog is uploaded" eventually 60 caught_up
 check "the recovery is logged" grep -q 'uploads succeed again' "$scratch/live.log"
