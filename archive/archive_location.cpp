@@ -34,8 +34,8 @@ std::string ArchiveLocation::url() const {
 }
 
 Result<ArchiveLocation> parse_archive_url(std::string_view url) {
-  auto wrong = [&](std::string_view why) {
-    return make_error(fmt::format("--archive-url \"{}\": {}; give s3://BUCKET or s3://BUCKET/PREFIX", url, why));
+  auto wrong = [](std::string_view why) {
+    return make_error(fmt::format("{}; give s3://BUCKET or s3://BUCKET/PREFIX", why));
   };
   if (url.substr(0, kScheme.size()) != kScheme) return wrong("not an s3:// URL");
   std::string_view rest = url.substr(kScheme.size());

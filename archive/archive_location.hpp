@@ -24,7 +24,7 @@ struct ArchiveLocation {
   std::string url() const;
 };
 
-// `s3://BUCKET[/PREFIX]`; the error names what is wrong and the form expected.
+// `s3://BUCKET[/PREFIX]`; the error names what is wrong and the form expected (not the URL).
 Result<ArchiveLocation> parse_archive_url(std::string_view url);
 
 struct SegmentName {

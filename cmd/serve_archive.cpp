@@ -10,7 +10,7 @@ namespace koordq::cmd {
 Result<std::shared_ptr<ServeArchive>> ServeArchive::configure(const ServeOptions& o) {
   if (o.archive_url.empty()) return std::shared_ptr<ServeArchive>();
   auto location = archive::parse_archive_url(o.archive_url);
-  if (!location.ok()) return location.error();
+  if (!location.ok()) return make_error("--archive-url " + o.archive_url + ": " + location.message());
   auto addressing = archive::parse_s3_addressing(o.archive_addressing);
   if (!addressing.ok()) return addressing.error();
   auto config = archive::s3_config_from_environment(archive::process_environment(), *addressing);

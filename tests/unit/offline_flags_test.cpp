@@ -397,12 +397,12 @@ TEST(CommandLine, unknown_commands_and_missing_commands_are_usage_errors) {
             "koordq archive: missing command: one of ls, verify, export; see 'koordq archive --help'");
   EXPECT_EQ(usage_error_line({"archive", "ls"}),
             "koordq archive ls: --archive-url is required; see 'koordq archive ls --help'");
+  EXPECT_EQ(usage_error_line({"archive", "verify", "--archive-url", "https://bucket"}),
+            "koordq archive verify: invalid value \"https://bucket\" for --archive-url: not an s3:// URL; give "
+            "s3://BUCKET or s3://BUCKET/PREFIX; see 'koordq archive verify --help'");
   EXPECT_EQ(
-      usage_error_line({"archive", "verify", "--archive-url", "https://bucket"}),
-      "koordq archive verify: invalid value \"https://bucket\" for --archive-url: --archive-url \"https://bucket\": "
-      "not an s3:// URL; give s3://BUCKET or s3://BUCKET/PREFIX; see 'koordq archive verify --help'");
-  EXPECT_EQ(usage_error_line({"archive", "export", "--archive-url", "s3://b/p", "--from-seq", "9", "--to-seq", "3"}),
-            "koordq archive export: --to-seq is before --from-seq; see 'koordq archive export --help'");
+      usage_error_line({"archive", "export", "--archive-url", "s3://bucket/p", "--from-seq", "9", "--to-seq", "3"}),
+      "koordq archive export: --to-seq is before --from-seq; see 'koordq archive export --help'");
   EXPECT_EQ(usage_error_line({"serve", "--archive-url", "s3://Bad_Bucket"})
                 .rfind("koordq serve: invalid value \"s3://Bad_Bucket\" for --archive-url: ", 0),
             0u);
