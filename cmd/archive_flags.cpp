@@ -129,16 +129,15 @@ const CommandSpec& archive_export_command_spec() {
           "before its lines are written. Pipe it to `koordq replay --export -`, `koordq at --export -`, `koordq "
           "explain --export -` or `koordq journal verify --export -`.",
       .usage = {"koordq archive export --archive-url s3://BUCKET[/PREFIX] [--cluster ID] [--journal UUID] "
-                "[--from-seq N] [--to-seq N] [--output FILE]"},
-      .arguments = {},
+                "[--from-seq N] [--to-seq N] [FILE|-]"},
+      .arguments = {{"FILE|-", "where to write the export; - (the default) is stdout"}},
       .flag_groups = {{"Flags",
                        {kArchiveUrlFlag,
                         kAddressingFlag,
                         kClusterFlag,
                         kJournalFlag,
                         {"--from-seq", "", "N", "1", "first seq written"},
-                        {"--to-seq", "", "N", "the last archived", "last seq written"},
-                        {"--output", "", "FILE", "-", "where to write; - is stdout"}}}},
+                        {"--to-seq", "", "N", "the last archived", "last seq written"}}}},
       .subcommands = {},
       .sections = {},
       .exit_codes = kArchiveExitCodes,
@@ -171,8 +170,11 @@ Result<ArchiveVerifyOptions> read_archive_verify_options(const ParsedFlags& flag
 
 Result<ArchiveExportOptions> read_archive_export_options(const ParsedFlags& flags, const CommandEnvironment&) {
   constexpr std::string_view kCommand = "archive export";
-  if (Status s = no_positionals(kCommand, flags); !s.ok()) return s.error();
+  if (flags.positionals().size() > 1) {
+    return usage_error(kCommand, "unexpected argument \"" + flags.positionals()[1] + "\"");
+  }
   ArchiveExportOptions o;
+  if (!flags.positionals().empty()) o.output = flags.positionals().front();
   FlagReader reader(kCommand, flags);
   if (Status s = read_target(reader, flags, kCommand, o.target); !s.ok()) return s.error();
   int64_t from = 1, to = INT64_MAX;
@@ -180,7 +182,6 @@ Result<ArchiveExportOptions> read_archive_export_options(const ParsedFlags& flag
   reader.integer("--to-seq", to, 1);
   o.from_seq = static_cast<uint64_t>(from);
   o.to_seq = flags.given("--to-seq") ? static_cast<uint64_t>(to) : UINT64_MAX;
-  reader.non_empty_text("--output", o.output);
   if (!reader.ok()) return reader.error();
   if (o.to_seq < o.from_seq) return usage_error(kCommand, "--to-seq is before --from-seq");
   return o;

@@ -37,7 +37,7 @@ struct ArchiveExportOptions {
   ArchiveTarget target;
   uint64_t from_seq = 1;
   uint64_t to_seq = UINT64_MAX;
-  std::string output = "-";
+  std::string output = "-";  // a file, or `-` for stdout
 };
 
 const CommandSpec& archive_command_spec();  // the group

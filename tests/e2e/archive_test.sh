@@ -61,7 +61,7 @@ check "archive verify passes" grep -Eq "^ok: $segments segments, $last_seq recor
 local_head="$("$koordq" journal verify --journal-dir "$journal" | sed -E 's/.*head ([0-9a-f]{64}).*/\1/')"
 check "with the local journal's head" grep -q "head $local_head" "$out"
 
-"$koordq" archive export --archive-url "$url" --output "$scratch/archived.ndjson" 2>"$err"
+"$koordq" archive export --archive-url "$url" "$scratch/archived.ndjson" 2>"$err"
 check "archive export writes one export" test -s "$scratch/archived.ndjson"
 run journal verify --export "$scratch/archived.ndjson"
 check "that journal verify --export accepts" grep -q "^ok: $last_seq records, seq 1\.\.$last_seq, head $local_head" "$out"
@@ -76,7 +76,7 @@ run at "rev:$mid" quotas -o json --export "$scratch/archived.ndjson"
 cp "$out" "$scratch/at-quotas-archive.json"
 run at "rev:$mid" quotas -o json --journal-dir "$journal"
 check "and so does its quotas view" cmp -s "$out" "$scratch/at-quotas-archive.json"
-"$koordq" archive export --archive-url "$url" --from-seq 1001 --to-seq 2000 --output "$scratch/range.ndjson" 2>"$err"
+"$koordq" archive export --archive-url "$url" --from-seq 1001 --to-seq 2000 "$scratch/range.ndjson" 2>"$err"
 run journal verify --export "$scratch/range.ndjson"
 check "a range exports and verifies on its own" grep -q '^ok: 1000 records, seq 1001\.\.2000' "$out"
 

@@ -104,7 +104,7 @@ expect_help journal checkpoint -- --journal-dir DIR "Exit codes"
 expect_help archive -- ls verify export
 expect_help archive ls -- --archive-url --archive-addressing --times -o "Exit codes"
 expect_help archive verify -- --archive-url --cluster --journal --public-key "Exit codes"
-expect_help archive export -- --archive-url --cluster --journal --from-seq --to-seq --output "Exit codes"
+expect_help archive export -- --archive-url --cluster --journal --from-seq --to-seq "FILE|-" "Exit codes"
 expect_help version -- "koordq version"
 
 # Usage errors: exit code 2 and one line naming the problem.
