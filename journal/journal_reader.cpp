@@ -1,6 +1,8 @@
 #include "journal/journal_reader.hpp"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 #include <rocksdb/iterator.h>
 #include <unistd.h>
@@ -52,8 +54,15 @@ Result<std::unique_ptr<JournalReader>> JournalReader::open_secondary(const std::
     return make_error("no journal in " + journal_dir.string() + " (" + (db_dir / "CURRENT").string() +
                       " does not exist); pass the directory `koordq serve --journal-dir` writes");
   }
-  std::string scratch_template = (std::filesystem::temp_directory_path() / "koordq-reader-XXXXXX").string();
-  if (::mkdtemp(scratch_template.data()) == nullptr) return make_error("cannot create a scratch directory in /tmp");
+  const char* tmpdir = std::getenv("TMPDIR");
+  const std::filesystem::path scratch_parent = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
+  std::string scratch_template = (scratch_parent / "koordq-reader-XXXXXX").string();
+  if (::mkdtemp(scratch_template.data()) == nullptr) {
+    return make_error("cannot create a scratch directory for reading the journal in " + scratch_parent.string() + ": " +
+                      std::strerror(errno) +
+                      "; set TMPDIR to a writable directory (in a Pod whose root filesystem is read-only, "
+                      "mount an emptyDir at /tmp, as ops/kubernetes does)");
+  }
   auto store = RocksStore::open(db_dir, StoreMode::kSecondary, scratch_template);
   if (!store.ok()) {
     std::filesystem::remove_all(scratch_template, ec);

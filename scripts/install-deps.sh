@@ -26,6 +26,8 @@ test_pkgs=(
   # The image (scripts/build-image.sh) and tests/e2e/image_test.sh: mmdebstrap makes its root
   # filesystem, skopeo reads and loads it, podman runs it with runc.
   mmdebstrap skopeo podman runc
+  # tests/e2e/image_test.sh pushes the image into a real registry: distribution, on loopback.
+  docker-registry
   # tests/e2e/console_test.sh: the console in headless Chromium, driven through WebDriver.
   chromium chromium-driver python3-selenium fonts-liberation
   # tests/e2e/s3_client_test.sh: a clock an hour off for the S3 client's clock-skew error.

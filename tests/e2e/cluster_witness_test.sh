@@ -59,13 +59,17 @@ check "… nor patch a ConfigMap of that name elsewhere" test "$(can_i patch con
 check "patching another ConfigMap with its token is Forbidden" sh -c \
   "'$KOORDQ_KUBECTL' --kubeconfig '$sa_kubeconfig' patch configmap other -n koord-queue -p '{\"data\":{\"a\":\"b\"}}' 2>&1 | grep -qi forbidden"
 
-check "journal keygen writes the key pair" "$koordq" journal keygen --private-key "$scratch/key.pem" --public-key "$scratch/key.pub.pem"
+# docs/operations.md's commands run as written in the scratch directory, with kubectl on the control plane.
+cd "$scratch" || exit 1
+kubectl() { k "$@"; }
+"$koordq" journal keygen --private-key journal.key --public-key journal.pub >"$out" 2>"$err"
+check "journal keygen writes the key pair" test -s journal.key -a -s journal.pub
 journal="$scratch/journal"
 witness_json() { k get configmap -n koord-queue koordq-journal-witness -o json; }
 # entries_of: the witnessed seqs of the only journal the witness holds, one a line.
 entries_of() { witness_json | jq -r '.data // {} | to_entries[0].value // "{\"entries\":[]}" | fromjson | .entries[].seq'; }
 log="$scratch/serve.log"
-KUBECONFIG="$sa_kubeconfig" start_serve "$log" --journal-dir "$journal" --journal-signing-key-file "$scratch/key.pem" \
+KUBECONFIG="$sa_kubeconfig" start_serve "$log" --journal-dir "$journal" --journal-signing-key-file "$scratch/journal.key" \
   --journal-witness-period 1s --leader-elect-retry-period 500ms --enable-visibility-server=false --v=2 ||
   fail "serve did not start"
 check "it leads" eventually 30 grep -q 'became leader' "$log"
@@ -87,7 +91,7 @@ check "SIGTERM: exit 0" test $? = 0
 check "no request was Forbidden" test -z "$(grep -i forbidden "$log")"
 check "no error in the log" test -z "$(grep '^E' "$log")"
 
-witness_json >"$scratch/witness.json"
+kubectl -n koord-queue get configmap koordq-journal-witness -o json >witness.json
 uuid=$("$koordq" journal stat --journal-dir "$journal" -o json | jq -r .journal)
 # shellcheck disable=SC2016 # jq's own variables
 check "the witness is keyed by the journal's UUID" jq_true --arg u "$uuid" '.data | has($u)' "$scratch/witness.json"
@@ -96,20 +100,28 @@ check "… and holds the cluster's identity and signed entries" jq_true --arg c 
   '.data | to_entries[0].value | fromjson | .cluster == $c and (.entries | all(.signature | test("^[0-9a-f]{16} ")))' \
   "$scratch/witness.json"
 witnessed=$(entries_of | tail -n1)
-run journal verify --journal-dir "$journal" --public-key "$scratch/key.pub.pem" --witness-file "$scratch/witness.json"
+run journal verify --journal-dir "$journal" --public-key "$scratch/journal.pub" --witness-file "$scratch/witness.json"
 check "verify --witness-file agrees with the intact journal (exit 0)" test "$code" -eq 0
 check "… saying up to which seq" grep -q "^witness: journal $uuid agrees with ConfigMap koord-queue/koordq-journal-witness (witness file $scratch/witness.json) up to seq $witnessed (witnessed .*; every entry signed by key " "$out"
-run journal verify --journal-dir "$journal" --public-key "$scratch/key.pub.pem" --witness --kubeconfig "$KUBECONFIG"
+kubectl -n koord-queue get configmap koordq-journal-witness -o json | jq '.data | map_values(fromjson | .entries[-1])' >"$out" 2>"$err"
+# shellcheck disable=SC2016 # jq's own variables
+check "the document's jq shows the newest entry of the journal, seq $witnessed" jq_true --arg u "$uuid" --argjson w "$witnessed" \
+  'keys == [$u] and .[$u].seq == $w' "$out"
+"$koordq" journal checkpoint --journal-dir journal copy >"$out" 2>"$err"
+check "journal checkpoint --journal-dir journal copy" test -d copy
+"$koordq" journal verify --journal-dir copy --public-key journal.pub --witness-file witness.json >"$out" 2>"$err"
+check "verify of the copy with the key and the saved witness agrees" grep -q "^witness: journal $uuid agrees with ConfigMap koord-queue/koordq-journal-witness (witness file witness.json) up to seq $witnessed " "$out"
+run journal verify --journal-dir "$journal" --public-key "$scratch/journal.pub" --witness --kubeconfig "$KUBECONFIG"
 check "verify --witness reads it through the API server and agrees (exit 0)" test "$code" -eq 0
 check "… up to the same seq" grep -q "^witness: journal $uuid agrees with ConfigMap koord-queue/koordq-journal-witness up to seq $witnessed " "$out"
 
 # The attack: cut below the newest witnessed seq and re-sign HEAD with the journal's own key.
 keep=$((witnessed - 5))
-check "the journal is cut after seq $keep and HEAD re-signed with the real key" "$cut_tool" "$journal" "$keep" "$scratch/key.pem"
-run journal verify --journal-dir "$journal" --public-key "$scratch/key.pub.pem"
+check "the journal is cut after seq $keep and HEAD re-signed with the real key" "$cut_tool" "$journal" "$keep" "$scratch/journal.key"
+run journal verify --journal-dir "$journal" --public-key "$scratch/journal.pub"
 check "plain verify --public-key passes on the cut journal" test "$code" -eq 0
 check "… signed up to the cut" grep -q "^ok: .*seq 1\.\.$keep, head .*, signed by key [0-9a-f]\{16\} up to seq $keep\$" "$out"
-run journal verify --journal-dir "$journal" --public-key "$scratch/key.pub.pem" --witness --kubeconfig "$KUBECONFIG"
+run journal verify --journal-dir "$journal" --public-key "$scratch/journal.pub" --witness --kubeconfig "$KUBECONFIG"
 check "verify --witness exits 1" test "$code" -eq 1
 check "… with one line" test "$(wc -l <"$err")" -eq 1
 check "… naming the cut, the witnessed seq and where" grep -q "^koordq journal verify: witness: the journal ends at seq $keep, but ConfigMap koord-queue/koordq-journal-witness witnessed seq $witnessed with head [0-9a-f]\{64\} at .*: the records after seq $keep were cut\$" "$err"
@@ -119,7 +131,7 @@ check "verify --witness-file exits 1 on it too" test "$code" -eq 1
 # serve on the cut journal writes new records past the cut, but never over the evidence.
 before=$(witness_json | jq -r .metadata.resourceVersion)
 log="$scratch/serve-cut.log"
-KUBECONFIG="$sa_kubeconfig" start_serve "$log" --journal-dir "$journal" --journal-signing-key-file "$scratch/key.pem" \
+KUBECONFIG="$sa_kubeconfig" start_serve "$log" --journal-dir "$journal" --journal-signing-key-file "$scratch/journal.key" \
   --journal-witness-period 1s --leader-elect-retry-period 500ms --enable-visibility-server=false --v=2 ||
   fail "serve did not start on the cut journal"
 check "serve on the cut journal logs that the journal disagrees with its witness" eventually 30 grep -q \
@@ -129,6 +141,6 @@ check "… and leaves the witness unchanged" test "$(witness_json | jq -r .metad
 kill -TERM "$serve_pid"
 wait "$serve_pid"
 check "SIGTERM: exit 0" test $? = 0
-run journal verify --journal-dir "$journal" --public-key "$scratch/key.pub.pem" --witness --kubeconfig "$KUBECONFIG"
+run journal verify --journal-dir "$journal" --public-key "$scratch/journal.pub" --witness --kubeconfig "$KUBECONFIG"
 check "the restarted, re-signed journal still disagrees with its witness (exit 1)" test "$code" -eq 1
 finish

@@ -56,9 +56,10 @@ check "the container is the base StatefulSet's (image koordq:$version) but for i
 check "the Pod runs as the base's (user 65532, ServiceAccount koordq, grace period)" test \
   "$(jq -c '.spec.template.spec | {securityContext, serviceAccountName, terminationGracePeriodSeconds}' "$scratch/deployment.json")" = \
   "$(jq -c '.spec.template.spec | {securityContext, serviceAccountName, terminationGracePeriodSeconds}' "$scratch/statefulset.json")"
-check "the journal volume is PersistentVolumeClaim koord-queue-journal, mounted above --journal-dir" jq_true '
+check "the journal volume is PersistentVolumeClaim koord-queue-journal, mounted above --journal-dir; /tmp an emptyDir" jq_true '
   .spec.template.spec as $p
-  | $p.volumes == [{"name": "journal", "persistentVolumeClaim": {"claimName": "koord-queue-journal"}}]
+  | ($p.volumes | map(select(.name == "journal"))) == [{"name": "journal", "persistentVolumeClaim": {"claimName": "koord-queue-journal"}}]
+  and ($p.volumes | map(select(.name != "journal"))) == [{"name": "tmp", "emptyDir": {"sizeLimit": "256Mi"}}]
   and ($p.containers[0].volumeMounts | any(.name == "journal" and .mountPath == "/var/lib/koordq"))
   and ($p.containers[0].args | index("--journal-dir=/var/lib/koordq/journal")) != null' "$scratch/deployment.json"
 check "claim koord-queue-journal: ReadWriteOnce, as large as the base's" test \

@@ -136,8 +136,13 @@ phase "dashboard"
 # exporter.yaml itself (kubernetes_sd_configs is unknown to it); the derived configuration, the
 # same job with a static target, is checked and used.
 check "promtool check config of the test's derived configuration" promtool check config "$scratch/prometheus.yml"
-check "promtool check rules alerts.yaml" promtool check rules "$ops/prometheus/alerts.yaml"
-if (cd "$ops/prometheus" && promtool test rules rules_test.yaml) >"$out" 2>"$err"; then pass; else
+# docs/operations.md's commands run in a directory that has the repository's ops/; what they write stays there.
+work="$scratch/work"
+mkdir -p "$work"
+ln -s "$ops" "$work/ops"
+cd "$work" || exit 1
+check "promtool check rules alerts.yaml" promtool check rules ops/prometheus/alerts.yaml
+if (cd ops/prometheus && promtool test rules rules_test.yaml) >"$out" 2>"$err"; then pass; else
   fail "promtool test rules rules_test.yaml"
 fi
 for alert in KoordqNoLeader KoordqNoSchedulingProgress KoordqJournalFsyncSlow KoordqIngestLagHigh \
@@ -448,6 +453,97 @@ fi
 kc delete apiservice v1alpha1.visibility.koord-queue.x-k8s.io >/dev/null 2>&1
 phase "visibility overlay"
 
+# --- docs/operations.md's install, own overlay, migration and uninstall, as written -------------------------
+kubectl() { "$newest" "$@"; }
+kubectl kustomize ops/kubernetes/base | less >"$out" 2>"$err"
+check "kubectl kustomize ops/kubernetes/base | less: the base as rendered" cmp -s "$out" "$(render base)"
+kubectl apply -k ops/kubernetes/base >"$out" 2>"$err"
+check "kubectl apply -k ops/kubernetes/base" test $? = 0
+kubectl apply -k ops/kubernetes/overlays/podmonitor >"$out" 2>"$err"
+check "kubectl apply -k ops/kubernetes/overlays/podmonitor: PodMonitor koordq" kc get podmonitor -n koord-queue koordq
+kubectl -n koord-queue delete podmonitor koordq >"$out" 2>"$err"
+check "kubectl -n koord-queue delete podmonitor koordq" test $? = 0
+# The signing key's Secret.
+"$koordq" journal keygen --private-key journal.key --public-key journal.pub >"$out" 2>"$err"
+check "journal keygen writes journal.key and journal.pub" test -s journal.key -a -s journal.pub
+kubectl -n koord-queue create secret generic koordq-journal-key --from-file=journal.key --from-file=journal.pub >"$out" 2>"$err"
+check "Secret koordq-journal-key holds journal.key and journal.pub" jq_true '.data | keys == ["journal.key", "journal.pub"]' \
+  <(kc get secret -n koord-queue koordq-journal-key -o json)
+# A witness entry of a replaced journal, removed by hand as the document says.
+kc -n koord-queue patch configmap koordq-journal-witness --type=merge \
+  -p '{"data": {"00000000-0000-4000-8000-000000000000": "{\"entries\": [{\"seq\": 7}]}", "kept": "{\"entries\": []}"}}' >"$out" 2>"$err"
+kubectl -n koord-queue patch configmap koordq-journal-witness --type=json -p '[{"op":"remove","path":"/data/00000000-0000-4000-8000-000000000000"}]' >"$out" 2>"$err"
+check "patch --type=json removes the replaced journal's entry, and only it" jq_true '.data | keys == ["kept"]' \
+  <(kc get configmap -n koord-queue koordq-journal-witness -o json)
+# Your own overlay: the document's kustomization.yaml, and a resources.yaml that changes one field.
+mkdir -p my-koordq
+sed -n '/^# my-koordq\/kustomization.yaml$/,/^```$/p' "$repo/docs/operations.md" | sed '$d' >my-koordq/kustomization.yaml
+cat >my-koordq/resources.yaml <<'YAML'
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: koordq, namespace: koord-queue}
+spec:
+  template:
+    spec:
+      containers:
+      - name: koordq
+        resources: {limits: {memory: 6Gi}}
+YAML
+kubectl apply -k my-koordq >"$out" 2>"$err"
+check "kubectl apply -k my-koordq" test $? = 0
+kc get statefulset -n koord-queue koordq -o json >"$scratch/sts-applied.json"
+check "… sets the overlay's image, registry.example.com/koordq:0.1.0" jq_true \
+  '.spec.template.spec.containers[0].image == "registry.example.com/koordq:0.1.0"' "$scratch/sts-applied.json"
+check "… changes the memory limit and keeps the rest (args, the memory request)" jq_true \
+  '.spec.template.spec.containers[0] | .resources.limits.memory == "6Gi" and .resources.requests.memory != null and (.args | index("serve")) == 0' \
+  "$scratch/sts-applied.json"
+check "… and applies the visibility overlay's Service" kc get service -n koord-queue koordq-visibility
+# Migration: a Koord-Queue controller to stop (its Deployment; nothing runs it here).
+kc create deployment koord-queue -n koord-queue --image=koord-queue:v1 >"$out" 2>"$err"
+kubectl get deploy -A | grep koord-queue >"$out" 2>"$err"
+check "kubectl get deploy -A | grep koord-queue finds it" grep -Eq '^koord-queue +koord-queue ' "$out"
+kubectl -n koord-queue scale deploy/koord-queue --replicas=0 >"$out" 2>"$err"
+check "kubectl -n <ns> scale deploy/<name> --replicas=0" test "$(kc get deploy -n koord-queue koord-queue -o jsonpath='{.spec.replicas}')" = 0
+kubectl -n default get lease example-lease -o jsonpath='{.spec.holderIdentity}' >"$out" 2>"$err"
+check "the legacy Lease's holder: empty once released" test $? = 0 -a ! -s "$out"
+kubectl -n koord-queue get lease koordq -o jsonpath='{.spec.holderIdentity}' >"$out" 2>"$err"
+check "koordq's Lease names its holder" grep -qx 'koordq-1_2' "$out"
+kubectl apply -k ops/kubernetes/overlays/visibility >"$out" 2>"$err"
+check "kubectl apply -k ops/kubernetes/overlays/visibility" kc get apiservice v1alpha1.visibility.koord-queue.x-k8s.io
+kubectl -n koord-queue scale statefulset/koordq --replicas=0 >"$out" 2>"$err"
+check "rolling back: kubectl -n koord-queue scale statefulset/koordq --replicas=0" \
+  test "$(kc get statefulset -n koord-queue koordq -o jsonpath='{.spec.replicas}')" = 0
+# Migration under Koord-Queue's names: its Deployment deleted, the compat overlay in its place.
+kubectl -n koord-queue delete deployment koord-queue >"$out" 2>"$err"
+check "kubectl -n koord-queue delete deployment koord-queue" test $? = 0
+kubectl apply -k ops/kubernetes/overlays/koord-queue-compat >"$out" 2>"$err"
+check "kubectl apply -k ops/kubernetes/overlays/koord-queue-compat: Deployment koord-queue runs container controller" \
+  test "$(kc get deploy -n koord-queue koord-queue -o jsonpath='{.spec.template.spec.containers[*].name}')" = controller
+kubectl -n koord-queue get events --field-selector reason=JournalQuarantined >"$out" 2>"$err"
+check "kubectl get events --field-selector reason=JournalQuarantined: none here" grep -q '^No resources found' "$out" "$err"
+# Uninstall: every object of koordq's but the namespace, the CRDs and the witness ConfigMap goes.
+kubectl delete statefulset,deployment,service,serviceaccount,role,rolebinding -A -l app.kubernetes.io/name=koordq >"$out" 2>"$err"
+check "uninstall: delete statefulset,deployment,service,serviceaccount,role,rolebinding" test $? = 0
+kubectl delete clusterrole,clusterrolebinding,apiservice -l app.kubernetes.io/name=koordq >"$out" 2>"$err"
+check "uninstall: delete clusterrole,clusterrolebinding,apiservice" test $? = 0
+kubectl -n koord-queue delete pvc -l app.kubernetes.io/name=koordq >"$out" 2>"$err" &
+delete_pid=$!
+# kubectl waits for the claim to go, which its pvc-protection finalizer holds until
+# kube-controller-manager (not run here) sees no Pod using it: do what that controller does.
+for _ in $(seq 1 50); do
+  [ -n "$(kc get pvc -n koord-queue koord-queue-journal -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null)" ] && break
+  sleep 0.2
+done
+kc patch pvc -n koord-queue koord-queue-journal --type=merge -p '{"metadata": {"finalizers": null}}' >/dev/null 2>&1
+wait "$delete_pid"
+check "uninstall: delete pvc (the compat overlay's koord-queue-journal)" grep -q 'persistentvolumeclaim "koord-queue-journal" deleted' "$out"
+check "nothing of those kinds is left" test -z "$(kc get statefulset,deployment,service,serviceaccount,role,rolebinding,pvc -A \
+  -l app.kubernetes.io/name=koordq -o name 2>&1; kc get clusterrole,clusterrolebinding,apiservice -l app.kubernetes.io/name=koordq -o name 2>&1)"
+check "the namespace stays" kc get namespace koord-queue
+check "the CRDs stay" kc get crd queueunits.scheduling.x-k8s.io queues.scheduling.x-k8s.io
+check "… and with them the QueueUnits" kc get queueunit -n default job-a
+phase "install, overlays, migration and uninstall"
+
 # --- Prometheus scrapes koordq: every dashboard expression has data ------------------------------------
 q() { # q EXPR: the instant query's JSON result, at most 5 s
   timeout 5 promtool query instant -o json "$P" "$1" 2>"$err"
@@ -524,12 +620,26 @@ kill -TERM "$serve_pid"
 for _ in $(seq 1 100); do kill -0 "$serve_pid" 2>/dev/null || break; sleep 0.1; done
 wait "$serve_pid" 2>/dev/null
 serve_pid=""
-run journal checkpoint --journal-dir "$journal" "$scratch/copy"
-check "journal checkpoint of the stopped replica's journal" grep -q "^checkpoint of seq [0-9]* written to $scratch/copy\$" "$out"
-run journal verify --journal-dir "$scratch/copy"
-check "journal verify of the checkpoint" grep -q '^ok: ' "$out"
-run journal export --journal-dir "$scratch/copy" --format audit --to rev:5
-check "journal export --format audit" test "$(jq -r .apiVersion "$out" | sort -u)" = audit.k8s.io/v1
+# The document's offline commands, from the directory that holds the stopped replica's journal.
+cd "$scratch" || exit 1
+"$koordq" journal checkpoint --journal-dir journal copy >"$out" 2>"$err"
+check "journal checkpoint --journal-dir journal copy, serve stopped" grep -q '^checkpoint of seq [0-9]* written to .*copy$' "$out"
+"$koordq" journal verify --journal-dir copy >"$out" 2>"$err"
+check "journal verify --journal-dir copy" grep -q '^ok: ' "$out"
+"$koordq" journal stat --journal-dir copy >"$out" 2>"$err"
+check "journal stat --journal-dir copy: the head hash" grep -Eq '^head: +[0-9a-f]{64}$' "$out"
+# The document's month, as it falls in this journal: from the second after its first record (stat
+# prints milliseconds, the record's time is finer) to its last record.
+first="$("$koordq" journal stat --journal-dir copy -o json | jq -r .firstTime)"
+from="$(date -u -d "@$(($(date -u -d "$first" +%s) + 1))" +%FT%TZ)"
+to="$("$koordq" journal stat --journal-dir copy -o json | jq -r .lastTime)"
+"$koordq" journal export --journal-dir copy --format audit --from "$from" --to "$to" >audit.jsonl 2>"$err"
+check "journal export --format audit --from --to: audit Events ending in the trailer" jq_true -s \
+  'length > 1 and all(.apiVersion == "audit.k8s.io/v1") and .[-1].verb == "export-trailer"' audit.jsonl
+run journal export --journal-dir copy --format audit --to rev:5
+check "journal export --format audit of records" test "$(jq -r .apiVersion "$out" | sort -u)" = audit.k8s.io/v1
+"$koordq" journal export --journal-dir copy >journal.ndjson && "$koordq" journal verify --export journal.ndjson >"$out" 2>"$err"
+check "journal export >journal.ndjson && journal verify --export journal.ndjson" grep -q '^ok: [0-9]* records' "$out"
 phase "journal commands"
 
 finish

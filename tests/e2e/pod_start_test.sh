@@ -22,7 +22,13 @@
 #   grace period ends it with exit 0, and the host's `koordq replay --verify` accepts the journal;
 # - bad input: without the token mount, and with the journal volume mounted read-only (once over the
 #   journal written above, once empty), the container exits with code 2 or 3 (behaviour.md §24) after
-#   exactly one error line naming the problem, not a crash.
+#   exactly one error line naming the problem, not a crash; a journal whose HEAD was deleted is
+#   quarantined on the next start, with the JournalQuarantined event on the Pod;
+# - docs/operations.md's commands, as written: `kubectl apply -k` of the base and the visibility
+#   overlay, the install's and troubleshooting's `kubectl get`s, the visibility API's `get --raw`s,
+#   the debug API's curls and the journal stream in the Pod's network namespace, and the journal
+#   commands run in the container with `kubectl exec` (podman exec, as no kubelet runs) and its log
+#   with `kubectl logs`.
 # The whole test runs in a network namespace of its own (`unshare -n`): it stands for the Pod's
 # network, with the Pod's address 192.0.2.10 on its loopback (Endpoints may not name 127.0.0.0/8),
 # and `--network=host` puts the container into it, so the StatefulSet's fixed ports (10259, 8082,
@@ -154,6 +160,8 @@ jq -r --arg pod "$pod_name" --arg ns "$pod_ns" '
     + (if $c.resources.requests.cpu then
         ["--cpu-shares=\([2, ($c.resources.requests.cpu | millicores) * 1024 / 1000 | floor] | max)"] else [] end)
     + (if $c.resources.limits.cpu then ["--cpus=\(($c.resources.limits.cpu | millicores) / 1000)"] else [] end)
+    + [($c.volumeMounts // [])[] | .name as $n | .mountPath as $m
+       | select(any(($p.volumes // [])[]; .name == $n and has("emptyDir"))) | "--tmpfs=\($m):rw,mode=1777"]
     + [($c.env // [])[] | "--env=\(.name)=\(
         if .value != null then .value
         elif .valueFrom.fieldRef.fieldPath == "metadata.name" then $pod
@@ -164,8 +172,10 @@ mapfile -t pod_flags <"$scratch/podman-args"
 mapfile -t args < <(jq -r '.spec.template.spec.containers[0].args[]' "$scratch/sts.json")
 check "the container's args start with serve" test "${args[0]:-}" = serve
 mount_path="$(jq -r '.spec.template.spec.containers[0].volumeMounts[] | select(.name == "journal") | .mountPath' "$scratch/sts.json")"
-check "volumeMounts has only the journal, at $mount_path" jq_true \
-  '.spec.template.spec.containers[0].volumeMounts | length == 1 and .[0].name == "journal" and (.[0].readOnly | not)' "$scratch/sts.json"
+check "volumeMounts: the journal at $mount_path, writable, and emptyDirs (tmpfs here)" jq_true '.spec.template.spec as $p
+  | ($p.containers[0].volumeMounts | map(select(.name == "journal")) | length == 1 and (.[0].readOnly | not))
+  and ($p.containers[0].volumeMounts | map(select(.name != "journal"))
+       | all(.name as $n | $p.volumes | any(.name == $n and has("emptyDir"))))' "$scratch/sts.json"
 journal_in_pod="$(printf '%s\n' "${args[@]}" | sed -n 's/^--journal-dir=//p')"
 check "--journal-dir ($journal_in_pod) is on the volume" test "${journal_in_pod#"$mount_path"/}" != "$journal_in_pod"
 port_of() { jq -r --arg n "$1" '.spec.template.spec.containers[0].ports[] | select(.name == $n) | .containerPort' "$scratch/sts.json"; }
@@ -175,17 +185,46 @@ grace="$(jq -r '.spec.template.spec.terminationGracePeriodSeconds // 30' "$scrat
 fs_group="$(jq -r '.spec.template.spec.securityContext.fsGroup // 0' "$scratch/sts.json")"
 
 # --- the ServiceAccount, its RBAC and the Pod object -------------------------------------------------------
-jq -c 'select(.kind | IN("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"))' \
-  "$scratch/base.json" >"$scratch/rbac.json"
-check "the base's ServiceAccount and RBAC apply" k apply -f "$scratch/rbac.json"
+# kubectl as docs/operations.md runs it, on the control plane. `exec` and `logs` go to the kubelet,
+# which the control plane does not run: here they reach the container that stands for the Pod
+# ($pod_container) through podman, as the kubelet would; everything else goes to the API server.
+pod_container=""
+kubectl() {
+  local -a words=("$@") positional=()
+  local i=0
+  while [ $i -lt ${#words[@]} ] && [ "${words[$i]}" != -- ]; do
+    case "${words[$i]}" in
+      -n | -c) i=$((i + 1)) ;;
+      -*) ;;
+      *) positional+=("${words[$i]}") ;;
+    esac
+    i=$((i + 1))
+  done
+  case "${positional[0]:-}" in
+    exec | logs)
+      case "${positional[1]:-}" in
+        "$pod_name" | "pod/$pod_name" | deployment/koord-queue) ;;
+        *) echo "kubectl ${positional[0]}: no container stands for ${positional[1]:-}" >&2; return 1 ;;
+      esac
+      if [ "${positional[0]}" = logs ]; then podman logs "$pod_container" 2>&1; else podman exec "$pod_container" "${words[@]:$((i + 1))}"; fi
+      ;;
+    *) "$KOORDQ_KUBECTL" "$@" ;;
+  esac
+}
+# The document's commands run in a directory that has the repository's ops/; what they write stays there.
+mkdir -p "$scratch/work"
+ln -s "$repo/ops" "$scratch/work/ops"
+cd "$scratch/work" || exit 1
+kubectl apply -k ops/kubernetes/base >"$out" 2>"$err"
+check "kubectl apply -k ops/kubernetes/base" test $? = 0
 # The Pod the StatefulSet controller would create: the template, its name, hostname and subdomain, the
 # pod-name label, and the volume of the claim from volumeClaimTemplates.
 jq -c --arg pod "$pod_name" '{apiVersion: "v1", kind: "Pod",
   metadata: {name: $pod, namespace: .metadata.namespace,
              labels: (.spec.template.metadata.labels + {"statefulset.kubernetes.io/pod-name": $pod})},
   spec: (.spec.template.spec + {hostname: $pod, subdomain: .spec.serviceName,
-         volumes: [.spec.volumeClaimTemplates[] | {name: .metadata.name,
-                   persistentVolumeClaim: {claimName: "\(.metadata.name)-\($pod)"}}]})}' \
+         volumes: ((.spec.template.spec.volumes // []) + [.spec.volumeClaimTemplates[] | {name: .metadata.name,
+                   persistentVolumeClaim: {claimName: "\(.metadata.name)-\($pod)"}}])})}' \
   "$scratch/sts.json" >"$scratch/pod.json"
 check "the Pod $pod_ns/$pod_name is created from the StatefulSet's template" k create -f "$scratch/pod.json"
 pod_uid="$(k get pod -n "$pod_ns" "$pod_name" -o jsonpath='{.metadata.uid}')"
@@ -252,10 +291,14 @@ spec: {max: {cpu: "4"}}
 YAML
 unit job1 2
 unit job2 3
+# A tenant's unit in its own namespace, in the same queue: it does not fit either.
+k create namespace team-a >"$out" 2>"$err" || fail "create namespace team-a"
+unit job4 3 team-a
 
 # --- the first start ---------------------------------------------------------------------------------------
 c1="$pod_name-1"
 if pod_run "$c1" -v "$volume:$mount_path" "${sa_mount[@]}" "${api_env[@]}"; then pass; else fail "podman run $c1"; fi
+pod_container="$c1"
 check "it uses the mounted service account" eventually 20 log_has "$c1" \
   "API server ${api_host%:*}:${api_host##*:} (in-cluster service account)"
 check "it becomes leader" eventually 30 log_has "$c1" "became leader"
@@ -275,6 +318,17 @@ check "/metrics: team-a's quota usage is job1's 2000 millicores" eventually 20 \
   metric_is 'dequeued_quota_usage_by_quota{quota="team-a",resource="cpu"} 2000'
 check "/metrics: a scheduled attempt on queue team-a" grep -Eq '^job_schedule_attempts\{queue="team-a",result="scheduled"\} [1-9]' "$scratch/metrics.txt"
 check "/metrics: koordq_build_info" grep -q '^koordq_build_info{' "$scratch/metrics.txt"
+# docs/operations.md's install and troubleshooting commands, as written.
+kubectl -n koord-queue get pods -L koord-queue-leader >"$out" 2>"$err"
+check "get pods -L koord-queue-leader: $pod_name leads" grep -Eq "^$pod_name .* true\$" "$out"
+kubectl get queueunits >"$out" 2>"$err"
+check "get queueunits: job1 Dequeued, with the printer columns" grep -Eq '^job1 +Dequeued +([0-9]+ +)?team-a +[0-9]+ +[0-9]+s$' "$out"
+kubectl -n koord-queue get lease koordq -o yaml >"$out" 2>"$err"
+check "get lease koordq -o yaml names $pod_name the holder" grep -Eq "holderIdentity: ${pod_name}_" "$out"
+kubectl -n koord-queue get lease koordq -o jsonpath='{.spec.holderIdentity}' >"$out" 2>"$err"
+check "get lease koordq -o jsonpath: <pod>_<uuid>" grep -Eqx "${pod_name}_[0-9a-f-]{36}" "$out"
+kubectl -n koord-queue get pods -l koord-queue-leader=true >"$out" 2>"$err"
+check "get pods -l koord-queue-leader=true: $pod_name" test "$(awk 'NR > 1 {print $1}' "$out")" = "$pod_name"
 check "the journal on the volume belongs to the container's user" test "$(stat -c %u:%g "$volume/${journal_in_pod#"$mount_path"/}/HEAD" 2>/dev/null)" = 65532:65532
 
 # --- the visibility API through the aggregator ---------------------------------------------------------------
@@ -287,8 +341,9 @@ jq -c --arg ip "$pod_ip" --arg pod "$pod_name" --argjson port "$visibility_port"
     subsets: [{addresses: [{ip: $ip, targetRef: {kind: "Pod", name: $pod, namespace: .metadata.namespace}}],
                ports: [.spec.ports[] | {name, port: $port, protocol}]}]}' \
   "$scratch/visibility-objects.json" >"$scratch/visibility-endpoints.json"
-check "the visibility overlay's Service and APIService, and the Endpoints, apply" k apply \
-  -f "$scratch/visibility-objects.json" -f "$scratch/visibility-endpoints.json"
+kubectl apply -k ops/kubernetes/overlays/visibility >"$out" 2>"$err"
+check "kubectl apply -k ops/kubernetes/overlays/visibility" test $? = 0
+check "the Endpoints of the visibility Service apply" k apply -f "$scratch/visibility-endpoints.json"
 apiservice="$(jq -r 'select(.kind == "APIService") | .metadata.name' "$scratch/visibility-objects.json")"
 V="/apis/$(jq -r 'select(.kind == "APIService") | .spec.group + "/" + .spec.version' "$scratch/visibility-objects.json")"
 check "APIService $apiservice becomes Available" k wait --for condition=Available --timeout=60s "apiservice/$apiservice"
@@ -296,11 +351,21 @@ raw() { k get --raw "$1" >"$out" 2>"$err"; }
 # Available comes a moment before the proxy route works: poll the real path.
 check "the aggregator reaches koordq's visibility API" eventually 30 raw "$V/queues"
 if raw "$V/queues/team-a/queueunits"; then
-  check "$V/queues/team-a/queueunits: job2 waits first, then job1" jq_true \
-    '.kind == "QueueUnitsSummary" and (.items | map(.metadata.name)) == ["job2", "job1"]' "$out"
+  check "$V/queues/team-a/queueunits: job2 and job4 wait first, then job1" jq_true \
+    '.kind == "QueueUnitsSummary" and (.items | map(.metadata.name)) == ["job2", "job4", "job1"]' "$out"
 else
   fail "GET $V/queues/team-a/queueunits through the aggregator"
 fi
+# docs/operations.md's visibility commands, as written.
+kubectl get apiservice v1alpha1.visibility.koord-queue.x-k8s.io >"$out" 2>"$err"
+check "get apiservice: AVAILABLE True" grep -Eq '^v1alpha1.visibility.koord-queue.x-k8s.io +koord-queue/koordq-visibility +True ' "$out"
+kubectl get --raw /apis/visibility.koord-queue.x-k8s.io/v1alpha1/queues >"$out" 2>"$err"
+check "get --raw …/queues: a QueueList with team-a" jq_true '.kind == "QueueList" and (.items | map(.metadata.name) | index("team-a"))' "$out"
+kubectl get --raw '/apis/visibility.koord-queue.x-k8s.io/v1alpha1/queues/team-a/queueunits?phase=Enqueued&limit=20' >"$out" 2>"$err"
+check "get --raw …/queues/team-a/queueunits?phase=Enqueued&limit=20: job2, job4" jq_true \
+  '(.items | map(.metadata.name)) == ["job2", "job4"]' "$out"
+kubectl get --raw /apis/visibility.koord-queue.x-k8s.io/v1alpha1/namespaces/team-a/queues/team-a/queueunits >"$out" 2>"$err"
+check "get --raw …/namespaces/team-a/queues/team-a/queueunits: job4 only" jq_true '(.items | map(.metadata.name)) == ["job4"]' "$out"
 if raw "$V/elasticquotas/team-a"; then
   check "$V/elasticquotas/team-a: 2 cpu used" jq_true '.kind == "ElasticQuota" and .used.cpu == "2"' "$out"
 else
@@ -312,10 +377,14 @@ check "no error in the log" test -z "$(grep '^E' "$scratch/$c1.log")"
 
 # --- a container restart: podman kill, a new container over the same volume ---------------------------------------
 seq_before="$(curl -sf "http://$pod_ip:$metrics_port/metrics" | sed -n 's/^koordq_last_applied_sequence \([0-9]*\)$/\1/p')"
+# An instant at which job3 does not exist yet, for time travel after the restart.
+instant="$(date -u +%FT%TZ)"
+sleep 1
 podman kill "$c1" >"$out" 2>"$err"
 check "podman kill $c1: it ends by SIGKILL (137)" test "$(podman wait "$c1" 2>/dev/null)" = 137
 c2="$pod_name-2"
 if pod_run "$c2" -v "$volume:$mount_path" "${sa_mount[@]}" "${api_env[@]}"; then pass; else fail "podman run $c2"; fi
+pod_container="$c2"
 check "the journal is resumed: state restored at seq" eventually 30 log_has "$c2" 'state restored at seq [1-9]'
 restored="$(sed -n 's/.*state restored at seq \([0-9]*\).*/\1/p' "$scratch/$c2.log" | head -n 1)"
 check "… at seq $restored, at or after the last applied before the kill (${seq_before:-?})" test "${restored:-0}" -ge "${seq_before:-1}"
@@ -327,8 +396,52 @@ check "a unit created after the restart is admitted" eventually 30 is_dequeued j
 check "job1 stays admitted" is_dequeued job1
 check "/metrics after the restart: team-a's usage is 3000 millicores" eventually 20 \
   metric_is 'dequeued_quota_usage_by_quota{quota="team-a",resource="cpu"} 3000'
-units_listed() { raw "$V/queues/team-a/queueunits" && jq_true '(.items | map(.metadata.name) | sort) == ["job1", "job2", "job3"]' "$out"; }
-check "the aggregator reaches the restarted leader, which lists job1, job2, job3" eventually 30 units_listed
+units_listed() { raw "$V/queues/team-a/queueunits" && jq_true '(.items | map(.metadata.name) | sort) == ["job1", "job2", "job3", "job4"]' "$out"; }
+check "the aggregator reaches the restarted leader, which lists job1 to job4" eventually 30 units_listed
+
+# --- docs/operations.md's debug API, journal copy and log commands, as written ----------------------------------
+# The port-forward is not needed: the test's network namespace is the Pod's, where the debug listener is.
+leader=$(kubectl -n koord-queue get pods -l koord-queue-leader=true -o name)
+check "leader=\$(kubectl … -o name) is pod/$pod_name" test "$leader" = "pod/$pod_name"
+curl http://127.0.0.1:19876/apis/v1/elasticquota >"$out" 2>"$err"
+check "curl …/apis/v1/elasticquota: team-a" grep -q '"team-a"' "$out"
+curl http://127.0.0.1:19876/apis/v1/queue >"$out" 2>"$err"
+check "curl …/apis/v1/queue: job3 in team-a" grep -q '"job3"' "$out"
+curl http://127.0.0.1:19876/apis/v1/userquota >"$out" 2>"$err"
+check "curl …/apis/v1/userquota: namespace team-a" grep -q '"team-a"' "$out"
+curl "http://127.0.0.1:19876/apis/v1/queue?asOf=$instant" >"$out" 2>"$err"
+check "curl …/apis/v1/queue?asOf=$instant: job2, no job3 yet" bash -c 'grep -q "\"job2\"" "$1" && ! grep -q "\"job3\"" "$1"' _ "$out"
+revision="$seq_before"
+curl "http://127.0.0.1:19876/apis/v1/queue?revision=$revision" >"$out" 2>"$err"
+check "curl …/apis/v1/queue?revision=$revision: job2, no job3 yet" bash -c 'grep -q "\"job2\"" "$1" && ! grep -q "\"job3\"" "$1"' _ "$out"
+curl -sS http://127.0.0.1:19876/apis/journal/v1/records >koordq-journal.ndjson
+check "the journal stream: records from seq 1" jq_true -s '.[0].seq == 1 and length > 100' koordq-journal.ndjson
+"$koordq" replay --export koordq-journal.ndjson --verify >"$out" 2>"$err"
+check "replay --export --verify of the journal stream" grep -Eq '^verified [0-9]+ decisions in [1-9][0-9]* rounds' "$out"
+# shellcheck disable=SC2086 # the document's words; an RFC3339 time has no blanks
+"$koordq" at $instant queues --export koordq-journal.ndjson -o table >"$out" 2>"$err"
+check "at $instant queues --export -o table: team-a" grep -q '^team-a ' "$out"
+unit=default/job1
+"$koordq" explain $unit --export koordq-journal.ndjson >"$out" 2>"$err"
+check "explain $unit --export: admitted" grep -q 'Dequeued' "$out"
+mv koordq-journal.ndjson stream.ndjson
+kubectl exec -n koord-queue koordq-0 -- koordq journal export --journal-dir /var/lib/koordq/journal >koordq-journal.ndjson
+check "kubectl exec … journal export gives the stream's lines, and later ones" cmp -s stream.ndjson <(head -n "$(wc -l <stream.ndjson)" koordq-journal.ndjson)
+"$koordq" journal verify --export koordq-journal.ndjson >"$out" 2>"$err"
+check "journal verify --export of the Pod's export" grep -q '^ok: [0-9]* records, seq 1\.\.' "$out"
+kubectl -n koord-queue exec koordq-0 -- koordq journal stat --journal-dir /var/lib/koordq/journal >"$out" 2>"$err"
+check "kubectl exec … journal stat" grep -Eq '^head: +[0-9a-f]{64}$' "$out"
+kubectl -n koord-queue exec koordq-0 -- koordq journal checkpoint --journal-dir /var/lib/koordq/journal /var/lib/koordq/journal/checkpoints/copy >"$out" 2>"$err"
+check "kubectl exec … journal checkpoint: the running serve makes it" grep -Eq '^checkpoint of seq [0-9]+ written to /var/lib/koordq/journal/checkpoints/copy$' "$out"
+kubectl -n koord-queue exec koordq-0 -- koordq journal verify --journal-dir /var/lib/koordq/journal/checkpoints/copy >"$out" 2>"$err"
+check "kubectl exec … journal verify of the checkpoint" grep -q '^ok: ' "$out"
+kubectl -n koord-queue exec koordq-0 -- koordq replay --journal-dir /var/lib/koordq/journal/checkpoints/copy --verify >"$out" 2>"$err"
+check "kubectl exec … replay --verify of the checkpoint" grep -Eq '^verified [0-9]+ decisions' "$out"
+kubectl -n koord-queue exec koordq-0 -- koordq journal export --journal-dir /var/lib/koordq/journal/checkpoints/copy >copy.ndjson
+"$koordq" journal verify --export copy.ndjson >"$out" 2>"$err"
+check "the checkpoint's export, out of the Pod, verifies" grep -q '^ok: ' "$out"
+kubectl -n koord-queue logs deployment/koord-queue -c controller | grep -m1 "became leader" >"$out" 2>"$err"
+check "kubectl logs … | grep -m1 \"became leader\"" grep -q 'became leader' "$out"
 podman stop -t "$grace" "$c2" >"$out" 2>"$err"
 check "podman stop (SIGTERM, grace ${grace} s): exit 0" test "$(podman wait "$c2" 2>/dev/null)" = 0
 check "stopping removes the leader label" label_is ""
@@ -363,6 +476,25 @@ new_volume "$scratch/volume-ro-empty"
 pod_run_attached "$c5" -v "$scratch/volume-ro-empty:$mount_path:ro" "${sa_mount[@]}" "${api_env[@]}"
 expect_refusal "$c5" 3 "cannot create the journal directory $journal_in_pod: Read-only file system"
 verify_journal "the journal after the read-only start" "$volume/${journal_in_pod#"$mount_path"/}"
+
+# --- a quarantined journal, as docs/operations.md's troubleshooting finds it ------------------------------------------
+# A journal whose HEAD file was deleted is corrupt (behaviour.md §21): the next start moves it aside
+# beside itself on the volume, starts a new one and records the JournalQuarantined event on its Pod.
+rm -f "$volume/${journal_in_pod#"$mount_path"/}/HEAD"
+c6="$pod_name-quarantine"
+if pod_run "$c6" -v "$volume:$mount_path" "${sa_mount[@]}" "${api_env[@]}"; then pass; else fail "podman run $c6"; fi
+pod_container="$c6"
+check "the damaged journal is quarantined and a new one started" eventually 30 log_has "$c6" 'state restored at seq\|initial sync complete'
+quarantined_at="$(find "$volume" -maxdepth 1 -name "$(basename "$journal_in_pod").quarantined-*" -printf '%f\n' | sed 's/.*\.quarantined-//' | head -n 1)"
+check "the quarantined journal is beside the new one on the volume ($quarantined_at)" test -n "$quarantined_at"
+events_named() { kubectl -n koord-queue get events --field-selector reason=JournalQuarantined >"$out" 2>"$err" && grep -q "pod/$pod_name .*journal corrupt at seq" "$out"; }
+check "kubectl get events --field-selector reason=JournalQuarantined shows it on pod/$pod_name" eventually 20 events_named
+# shellcheck disable=SC2086 # the document's words; the time has no blanks
+kubectl -n koord-queue exec koordq-0 -- koordq journal verify --journal-dir /var/lib/koordq/journal.quarantined-$quarantined_at >"$out" 2>"$err"
+code=$?
+check "kubectl exec … journal verify of the quarantined journal: exit 1, naming the missing HEAD" \
+  test "$code" = 1 -a "$(grep -c 'HEAD' "$out" "$err" | awk -F: '{s += $2} END {print s}')" -ge 1
+podman stop -t "$grace" "$c6" >/dev/null 2>&1
 
 if [ "$failed" -gt 0 ]; then
   for c in "$c1" "$c2"; do

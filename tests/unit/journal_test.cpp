@@ -1,6 +1,7 @@
 #include "journal/journal.hpp"
 
 #include <atomic>
+#include <cstdlib>
 #include <future>
 #include <set>
 #include <thread>
@@ -344,6 +345,26 @@ TEST(Journal, a_secondary_reader_sees_what_the_writer_made_durable) {
   ASSERT_TRUE((*reader)->refresh().ok());
   EXPECT_EQ((*reader)->last_seq(), 2u);
   EXPECT_EQ(*(*reader)->uuid(), j->uuid());
+}
+
+TEST(Journal, a_secondary_reader_without_a_scratch_directory_names_TMPDIR_and_the_fix) {
+  testing::TempDir dir;
+  auto j = open_journal(dir / "live");
+  ASSERT_TRUE(append_and_wait(j->writer(), tick_body()).ok());
+  const char* previous = std::getenv("TMPDIR");
+  const std::string saved = previous != nullptr ? previous : "";
+  const auto missing = dir / "no-such-tmp";
+  ::setenv("TMPDIR", missing.c_str(), 1);
+  auto reader = JournalReader::open_secondary(dir / "live");
+  if (previous != nullptr) {
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  } else {
+    ::unsetenv("TMPDIR");
+  }
+  ASSERT_FALSE(reader.ok());
+  EXPECT_EQ(reader.message(), "cannot create a scratch directory for reading the journal in " + missing.string() +
+                                  ": No such file or directory; set TMPDIR to a writable directory (in a Pod whose "
+                                  "root filesystem is read-only, mount an emptyDir at /tmp, as ops/kubernetes does)");
 }
 
 TEST(Journal, checkpoint_copies_a_journal_that_opens_and_verifies) {
