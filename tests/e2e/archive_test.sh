@@ -34,11 +34,13 @@ grep '^s3-server: ' "$scratch/s3-server.log"
 bucket="$KOORDQ_S3_BUCKET"
 url="s3://$bucket/clusters"
 
-# 1. A simulation archives its journal; the tail is sealed at its orderly end.
+# 1. A simulation with a signing key archives its journal; the tail is sealed at its orderly end.
 journal="$scratch/journal"
+run journal keygen --private-key journal.pem --public-key journal.pub.pem
 run serve --simulate --simulate-clock virtual --simulate-duration 2m --seed 7 --journal-dir "$journal" \
   --enable-api-handler=false --enable-visibility-server=false --metrics-bind-address 127.0.0.1:0 \
-  --archive-url "$url" --archive-segment-records 5000 --archive-lock-days 1 --v=2
+  --archive-url "$url" --archive-segment-records 5000 --archive-lock-days 1 \
+  --journal-signing-key-file "$scratch/journal.pem" --v=2
 check "the simulation ends with exit 0" test "$code" = 0
 check "its start names the archive, without the secret" grep -q "journal archive: $url through" "$err"
 check "no secret key in its log" test "$(grep -c -F "$AWS_SECRET_ACCESS_KEY" "$err")" = 0
@@ -60,6 +62,35 @@ run archive verify --archive-url "$url"
 check "archive verify passes" grep -Eq "^ok: $segments segments, $last_seq records, seq 1\.\.$last_seq, head [0-9a-f]{64}$" "$out"
 local_head="$("$koordq" journal verify --journal-dir "$journal" | sed -E 's/.*head ([0-9a-f]{64}).*/\1/')"
 check "with the local journal's head" grep -q "head $local_head" "$out"
+
+# The commands of docs/operations.md "Archive the journal to S3", as written there.
+archive="$url"
+cd "$scratch" || exit 1
+"$koordq" archive ls --archive-url "$archive" >"$out" 2>"$err"
+check "operations.md: archive ls" grep -q "^cluster simulator journal $uuid: " "$out"
+"$koordq" archive verify --archive-url "$archive" --journal "$uuid" --public-key journal.pub.pem >"$out" 2>"$err"
+check "operations.md: archive verify --public-key: every segment signed by the journal's key" \
+  grep -Eq "^ok: $segments segments, .*, signed by key [0-9a-f]{16}$" "$out"
+"$koordq" journal keygen --private-key other.pem --public-key other.pub.pem >/dev/null 2>&1
+"$koordq" archive verify --archive-url "$archive" --journal "$uuid" --public-key other.pub.pem >"$out" 2>"$err"
+check "another key's public half is refused with exit 1" test $? = 1
+"$koordq" archive export --archive-url "$archive" --journal "$uuid" archived.ndjson 2>"$err"
+check "operations.md: archive export" test -s archived.ndjson
+instant="2026-01-01T00:01:00Z"
+# shellcheck disable=SC2086  # as operations.md writes it
+"$koordq" at $instant queue team-vision --export archived.ndjson >"$out" 2>"$err"
+cp "$out" at-archived.json
+"$koordq" at "$instant" queue team-vision --journal-dir "$journal" >"$out" 2>"$err"
+check "operations.md: at over the export equals at over the journal" cmp -s "$out" at-archived.json
+unit="$("$koordq" at "$instant" queue team-vision -o json --export archived.ndjson |
+  jq -r '.items[0].metadata | .namespace + "/" + .name')"
+# shellcheck disable=SC2086  # as operations.md writes it
+"$koordq" explain $unit --export archived.ndjson >"$out" 2>"$err"
+cp "$out" explain-archived.txt
+"$koordq" explain "$unit" --journal-dir "$journal" >"$out" 2>"$err"
+check "operations.md: explain $unit over the export equals explain over the journal" cmp -s "$out" explain-archived.txt
+check "and tells a story" test "$(wc -l <explain-archived.txt)" -gt 2
+cd - >/dev/null || exit 1
 
 "$koordq" archive export --archive-url "$url" "$scratch/archived.ndjson" 2>"$err"
 check "archive export writes one export" test -s "$scratch/archived.ndjson"
