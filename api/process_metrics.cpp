@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "api/metric_family_builder.hpp"
+
 namespace koordq::api {
 namespace {
 
@@ -107,9 +109,43 @@ void ProcessMetrics::observe_time_travel(TimeTravelResult result, std::optional<
   if (seconds) time_travel_duration_.Observe(*seconds);
 }
 
+void ProcessMetrics::set_archive_source(std::function<ArchiveGauges()> source) {
+  std::lock_guard lock(archive_mu_);
+  archive_source_ = std::move(source);
+}
+
 std::vector<prometheus::MetricFamily> ProcessMetrics::collect() const {
   std::vector<prometheus::MetricFamily> families = registry_->Collect();
   std::erase_if(families, [](const prometheus::MetricFamily& f) { return f.metric.empty(); });
+  std::function<ArchiveGauges()> archive;
+  {
+    std::lock_guard lock(archive_mu_);
+    archive = archive_source_;
+  }
+  if (archive) {
+    const ArchiveGauges a = archive();
+    using prometheus::MetricType;
+    auto one = [&](const char* name, const char* help, MetricType type, double value) {
+      families.push_back(FamilyBuilder(name, help, type).sample({}, value).take());
+    };
+    one("koordq_archive_archived_seq", "The journal seq up to which the archive holds every record.", MetricType::Gauge,
+        static_cast<double>(a.archived_seq));
+    one("koordq_archive_lag_records", "Durable journal records not yet in the archive.", MetricType::Gauge,
+        static_cast<double>(a.lag_records));
+    one("koordq_archive_lag_seconds", "Age of the oldest durable record not yet in the archive (0 when none).",
+        MetricType::Gauge, a.lag_seconds);
+    one("koordq_archive_segments_total", "Segments uploaded to the archive by this process.", MetricType::Counter,
+        static_cast<double>(a.segments));
+    one("koordq_archive_uploaded_bytes_total", "Object bytes uploaded to the archive by this process.",
+        MetricType::Counter, static_cast<double>(a.bytes));
+    one("koordq_archive_uploaded_records_total", "Journal records uploaded to the archive by this process.",
+        MetricType::Counter, static_cast<double>(a.records));
+    FamilyBuilder failures("koordq_archive_failures_total",
+                           "Failed archive attempts by this process, by kind (an S3 error kind, or journal).",
+                           MetricType::Counter);
+    for (const auto& [kind, n] : a.failures) failures.sample({{"kind", kind}}, static_cast<double>(n));
+    if (!failures.empty()) families.push_back(failures.take());
+  }
   return families;
 }
 

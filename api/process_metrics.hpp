@@ -2,7 +2,10 @@
 // starting from zero at every start (§15.4). A prometheus-cpp registry; safe from any thread.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +20,17 @@
 
 namespace koordq::api {
 
+// The journal archive's progress (behaviour.md §26), read at every scrape.
+struct ArchiveGauges {
+  uint64_t archived_seq = 0;
+  uint64_t lag_records = 0;
+  double lag_seconds = 0;  // age of the oldest record not yet archived; 0 when none waits
+  uint64_t segments = 0;
+  uint64_t bytes = 0;
+  uint64_t records = 0;
+  std::map<std::string, uint64_t> failures;  // by kind
+};
+
 class ProcessMetrics {
  public:
   ProcessMetrics(const std::string& version, const std::string& revision);
@@ -30,6 +44,9 @@ class ProcessMetrics {
   void count_quarantine();
   void count_relist(const std::string& resource);  // queueunits, queues, elasticquotas
   void observe_time_travel(TimeTravelResult result, std::optional<double> seconds);
+
+  // Where the archive families come from (serve --archive-url); unset: none.
+  void set_archive_source(std::function<ArchiveGauges()> source);
 
   // The registry's families that have series.
   std::vector<prometheus::MetricFamily> collect() const;
@@ -51,6 +68,8 @@ class ProcessMetrics {
   prometheus::Family<prometheus::Counter>& relists_;
   prometheus::Family<prometheus::Counter>& time_travel_queries_;
   prometheus::Histogram& time_travel_duration_;
+  mutable std::mutex archive_mu_;
+  std::function<ArchiveGauges()> archive_source_;  // under archive_mu_
 };
 
 }  // namespace koordq::api

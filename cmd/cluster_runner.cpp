@@ -82,8 +82,9 @@ api::VisibilityAuthorizer::Review subject_access_review_sender(kube::HttpClient&
 // cluster's ConfigMap, watched for as long as koordq serves.
 class ClusterSurfacesObserver : public SurfacesObserver {
  public:
-  ClusterSurfacesObserver(const ServeOptions& options, ServeSurfaces& surfaces, kube::HttpClient& client)
-      : SurfacesObserver(surfaces, false), options_(options), client_(client) {}
+  ClusterSurfacesObserver(const ServeOptions& options, ServeSurfaces& surfaces, kube::HttpClient& client,
+                          std::shared_ptr<ServeArchive> archive)
+      : SurfacesObserver(surfaces, false, std::move(archive)), options_(options), client_(client) {}
 
   Status serving(journal::Journal& journal, actors::runtime::DecisionEngine& engine) override {
     if (options_.enable_visibility_server && options_.visibility_client_ca_file.empty()) watch_client_auth();
@@ -191,8 +192,14 @@ int run_cluster(const ServeOptions& options) {
   }
   (*surfaces)->use_authorizer(subject_access_review_sender(**review_client));
   (*surfaces)->use_apiservice_client(**review_client);
-  ClusterSurfacesObserver observer(options, **surfaces, **client);
+  auto archive = ServeArchive::configure(options);
+  if (!archive.ok()) {
+    KQ_LOG_ERROR("{}", archive.message());
+    return kExitUsage;
+  }
+  ClusterSurfacesObserver observer(options, **surfaces, **client, *archive);
   controller::ClusterServeOptions serve = cluster_serve_options_of(options, **surfaces);
+  if (*archive) serve.loop.upkeep.archived_seq = [a = *archive] { return a->archived_seq(); };
   serve.beside = witness_of(options, **review_client);
   return exit_code_of(controller::serve_cluster(serve, **client, observer, stop_requested));
 }

@@ -21,6 +21,9 @@ struct Dispatch {
   int operator()(const JournalStatOptions& o) const { return run_journal_stat(o); }
   int operator()(const JournalCheckpointOptions& o) const { return run_journal_checkpoint(o); }
   int operator()(const JournalKeygenOptions& o) const { return run_journal_keygen(o); }
+  int operator()(const ArchiveLsOptions& o) const { return run_archive_ls(o); }
+  int operator()(const ArchiveVerifyOptions& o) const { return run_archive_verify(o); }
+  int operator()(const ArchiveExportOptions& o) const { return run_archive_export(o); }
   int operator()(const VersionOptions& o) const { return run_version(o); }
 };
 

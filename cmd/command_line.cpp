@@ -48,6 +48,10 @@ std::vector<CommandEntry> command_entries() {
       {&journal_stat_command_spec(), read_command<read_journal_stat_options>},
       {&journal_checkpoint_command_spec(), read_command<read_journal_checkpoint_options>},
       {&journal_keygen_command_spec(), read_command<read_journal_keygen_options>},
+      {&archive_command_spec(), nullptr},
+      {&archive_ls_command_spec(), read_command<read_archive_ls_options>},
+      {&archive_verify_command_spec(), read_command<read_archive_verify_options>},
+      {&archive_export_command_spec(), read_command<read_archive_export_options>},
       {&version_command_spec(), read_command<read_version_options>},
   };
 }

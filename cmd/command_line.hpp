@@ -11,9 +11,10 @@
 
 namespace koordq::cmd {
 
-using CommandOptions = std::variant<ServeOptions, ReplayOptions, AtOptions, ExplainOptions, ConsoleOptions,
-                                    JournalImportOptions, JournalExportOptions, JournalVerifyOptions,
-                                    JournalStatOptions, JournalCheckpointOptions, JournalKeygenOptions, VersionOptions>;
+using CommandOptions =
+    std::variant<ServeOptions, ReplayOptions, AtOptions, ExplainOptions, ConsoleOptions, JournalImportOptions,
+                 JournalExportOptions, JournalVerifyOptions, JournalStatOptions, JournalCheckpointOptions,
+                 JournalKeygenOptions, ArchiveLsOptions, ArchiveVerifyOptions, ArchiveExportOptions, VersionOptions>;
 
 // The command line ends here, before any command runs: `--help` (exit code 0, the help on
 // stdout) or a usage error (exit code 2, one line on stderr).

@@ -2,6 +2,7 @@
 // line has been read and validated. Each returns the process exit code (cmd/exit_codes.hpp).
 #pragma once
 
+#include "cmd/archive_flags.hpp"
 #include "cmd/at_flags.hpp"
 #include "cmd/console_flags.hpp"
 #include "cmd/explain_flags.hpp"
@@ -23,6 +24,9 @@ int run_journal_verify(const JournalVerifyOptions& options);          // journal
 int run_journal_stat(const JournalStatOptions& options);              // journal_commands.cpp
 int run_journal_checkpoint(const JournalCheckpointOptions& options);  // journal_commands.cpp
 int run_journal_keygen(const JournalKeygenOptions& options);          // journal_keygen.cpp
+int run_archive_ls(const ArchiveLsOptions& options);                  // archive_commands.cpp
+int run_archive_verify(const ArchiveVerifyOptions& options);          // archive_commands.cpp
+int run_archive_export(const ArchiveExportOptions& options);          // archive_commands.cpp
 int run_version(const VersionOptions& options);                       // version_command.cpp
 
 }  // namespace koordq::cmd

@@ -1,5 +1,6 @@
 #include "cmd/root_command.hpp"
 
+#include "cmd/archive_flags.hpp"
 #include "cmd/at_flags.hpp"
 #include "cmd/console_flags.hpp"
 #include "cmd/explain_flags.hpp"
@@ -30,6 +31,7 @@ const CommandSpec& root_command_spec() {
               subcommand_summary(explain_command_spec()),
               subcommand_summary(console_command_spec()),
               subcommand_summary(journal_command_spec()),
+              subcommand_summary(archive_command_spec()),
               subcommand_summary(version_command_spec()),
           },
       .sections = {},

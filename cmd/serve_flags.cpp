@@ -1,5 +1,6 @@
 #include "cmd/serve_flags.hpp"
 
+#include "archive/archive_location.hpp"
 #include "base/go_duration.hpp"
 #include "base/object_name.hpp"
 #include "cmd/command_names.hpp"
@@ -208,6 +209,22 @@ void read_journal_flags(FlagReader& reader, ServeOptions& o) {
   reader.text("--journal-checkpoint-root", o.journal_checkpoint_root);
 }
 
+void read_archive_flags(FlagReader& reader, ServeOptions& o) {
+  reader.text("--archive-url", o.archive_url);
+  if (reader.ok() && !o.archive_url.empty()) {
+    if (auto at = archive::parse_archive_url(o.archive_url); !at.ok()) {
+      reader.reject("--archive-url", o.archive_url, at.message());
+    }
+  }
+  reader.integer("--archive-segment-records", o.archive_segment_records, 1, 10'000'000);
+  reader.duration("--archive-segment-interval", o.archive_segment_interval_ns, DurationBound::positive);
+  reader.integer("--archive-lock-days", o.archive_lock_days, 0, 36'500);
+  reader.choice("--archive-lock-mode", o.archive_lock_mode,
+                {{"governance", std::string("governance")}, {"compliance", std::string("compliance")}});
+  reader.choice("--archive-addressing", o.archive_addressing,
+                {{"auto", std::string("auto")}, {"path", std::string("path")}, {"virtual", std::string("virtual")}});
+}
+
 void read_simulator_flags(FlagReader& reader, ServeOptions& o) {
   reader.non_empty_text("--scenario", o.scenario);
   int64_t seed = static_cast<int64_t>(o.seed);
@@ -388,6 +405,25 @@ const CommandSpec& serve_command_spec() {
                     "the only directory the debug API's checkpoint endpoint writes under; empty: "
                     "<--journal-dir>/checkpoints"},
                }},
+              {"Archive",
+               {
+                   {"--archive-url", "", "s3://BUCKET[/PREFIX]", "\"\"",
+                    "the leader uploads sealed journal segments to this S3 bucket (endpoint, region and credentials "
+                    "from AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or "
+                    "AWS_SHARED_CREDENTIALS_FILE); retention then drops only what the archive holds; empty: no "
+                    "archive"},
+                   {"--archive-segment-records", "", "N", "10000", "records per segment (1..10000000)"},
+                   {"--archive-segment-interval", "", "DURATION", "10m",
+                    "Go duration; a shorter segment is sealed once its oldest record is this old"},
+                   {"--archive-lock-days", "", "N", "0",
+                    "put every segment under S3 Object Lock retention for N days (0..36500; needs a bucket with "
+                    "Object Lock); 0: no retention"},
+                   {"--archive-lock-mode", "", "MODE", "governance",
+                    "Object Lock mode: governance (a user with the bypass right may delete) or compliance (nobody "
+                    "may, not even the bucket's owner, until the date)"},
+                   {"--archive-addressing", "", "STYLE", "auto",
+                    "S3 addressing: auto (virtual-host for AWS, path-style for any other endpoint), path or virtual"},
+               }},
               {"Simulator",
                {
                    {"--simulate", "", "", "false",
@@ -440,6 +476,7 @@ Result<ServeOptions> read_serve_options(const ParsedFlags& flags, const CommandE
   read_server_flags(reader, o);
   read_leader_election_flags(reader, o);
   read_journal_flags(reader, o);
+  read_archive_flags(reader, o);
   read_simulator_flags(reader, o);
   int64_t verbosity = 0;
   reader.integer("--v", verbosity, 0, 100);

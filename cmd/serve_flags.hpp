@@ -97,6 +97,14 @@ struct ServeOptions {
   int64_t journal_witness_history = 60;
   int64_t tick_min_interval_ns = 10 * base::kMillisecond;
 
+  // Archive (behaviour.md §26)
+  std::string archive_url;  // s3://BUCKET[/PREFIX]; empty: no archive
+  int64_t archive_segment_records = 10'000;
+  int64_t archive_segment_interval_ns = 10 * base::kMinute;
+  int64_t archive_lock_days = 0;
+  std::string archive_lock_mode = "governance";
+  std::string archive_addressing = "auto";
+
   // Simulator
   bool simulate = false;
   std::string scenario = "default";  // a built-in name or a scenario file

@@ -34,6 +34,8 @@ class ServeSurfaces {
   ~ServeSurfaces();
 
   api::ProcessMetrics& metrics() { return metrics_; }
+  // The clock the surfaces answer by (simulated under --simulate-clock virtual).
+  const std::function<int64_t()>& now() const { return now_; }
   // The port the metrics listener bound (0: none).
   uint16_t metrics_port() const;
   // What the algorithm-latency histogram observes (the decision engine's latency hook).

@@ -5,6 +5,7 @@
 
 #include "base/log.hpp"
 #include "cmd/exit_codes.hpp"
+#include "cmd/serve_archive.hpp"
 #include "cmd/serve_config.hpp"
 #include "cmd/serve_end_code.hpp"
 #include "cmd/serve_surfaces.hpp"
@@ -19,7 +20,8 @@ namespace {
 // A visibility API that cannot start once the simulation is synced stops the run (exit 2).
 class SimulationSurfacesObserver : public SurfacesObserver {
  public:
-  explicit SimulationSurfacesObserver(ServeSurfaces& surfaces) : SurfacesObserver(surfaces, true) {}
+  SimulationSurfacesObserver(ServeSurfaces& surfaces, std::shared_ptr<ServeArchive> archive)
+      : SurfacesObserver(surfaces, true, std::move(archive)) {}
 
   Status initial_sync_done() override {
     if (Status synced = SurfacesObserver::initial_sync_done(); !synced.ok()) {
@@ -51,6 +53,11 @@ int run_simulation(const ServeOptions& options) {
     KQ_LOG_ERROR("{}", surfaces.message());
     return kExitUsage;
   }
+  auto archive = ServeArchive::configure(options);
+  if (!archive.ok()) {
+    KQ_LOG_ERROR("{}", archive.message());
+    return kExitUsage;
+  }
   controller::SimulationServeOptions simulation;
   actors::runtime::EngineOptions engine{static_cast<size_t>(options.actor_threads), (*surfaces)->latency_observer(),
                                         true};
@@ -59,6 +66,7 @@ int run_simulation(const ServeOptions& options) {
   engine.on_calling_thread = virtual_clock && options.actor_threads == 0;
   simulation.start = start_options_of(options, std::move(engine));
   simulation.loop = loop_options_of(options);
+  if (*archive) simulation.loop.upkeep.archived_seq = [a = *archive] { return a->archived_seq(); };
   simulation.scenario = std::move(scenario).value();
   simulation.scenario_name = options.scenario;
   simulation.seed = options.seed;
@@ -69,7 +77,7 @@ int run_simulation(const ServeOptions& options) {
   simulation.config_record = [&options](const journal::Journal& j) {
     return make_config_body(options, j.uuid(), j.open_report().quarantined);
   };
-  SimulationSurfacesObserver observer(**surfaces);
+  SimulationSurfacesObserver observer(**surfaces, *archive);
   const int code =
       exit_code_of(controller::serve_simulation(std::move(simulation), observer, simulated_now, stop_requested));
   if (code == kExitSuccess && observer.refused) return kExitUsage;

@@ -27,7 +27,9 @@ void JournalUpkeep::enforce_retention() {
   const uint64_t head = journal_.writer().durable_head().seq;
   if (head < retention_checked_ + options_.snapshot_every) return;
   retention_checked_ = head;
-  auto result = journal::apply_retention(journal_, options_.retention);
+  journal::RetentionPolicy policy = options_.retention;
+  if (options_.archived_seq) policy.keep_after_seq = options_.archived_seq();
+  auto result = journal::apply_retention(journal_, policy);
   if (!result.ok()) {
     KQ_LOG_ERROR("journal retention failed: {}", result.message());
   } else if (result->dropped_records > 0 || result->dropped_snapshots > 0) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "actors/runtime/decision_engine.hpp"
 #include "journal/journal.hpp"
@@ -13,6 +14,8 @@ namespace koordq::controller {
 struct UpkeepOptions {
   uint64_t snapshot_every = 20'000;  // --snapshot-every: records between snapshots and retention checks
   journal::RetentionPolicy retention;
+  // The seq up to which the archive holds the journal (--archive-url): retention keeps what follows.
+  std::function<uint64_t()> archived_seq;
 };
 
 class JournalUpkeep {

@@ -32,6 +32,7 @@ Result<uint64_t> wanted_first_seq(Journal& journal, const RetentionPolicy& polic
       keep_from = std::max(keep_from, std::min(first + excess, last));
     }
   }
+  if (policy.keep_after_seq) keep_from = std::min(keep_from, std::max(first, *policy.keep_after_seq + 1));
   return keep_from;
 }
 

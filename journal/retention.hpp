@@ -17,6 +17,9 @@ struct RetentionPolicy {
   std::optional<int64_t> max_age_nanos;  // measured back from the newest record's time
   std::optional<uint64_t> max_bytes;     // the journal's disk use
   size_t keep_snapshots = 48;
+  // Records after this seq are kept whatever the limits say (serve --archive-url: what the archive
+  // does not hold yet, behaviour.md §26).
+  std::optional<uint64_t> keep_after_seq;
 };
 
 struct RetentionResult {

@@ -78,6 +78,8 @@ PLACEHOLDERS = (
     ("<name>", "koord-queue"),
     ("<time>", "$quarantined_at"),
     ("registry.example.com", "$registry"),
+    ("s3://BUCKET/PREFIX", '"$archive"'),
+    ("--journal UUID", '--journal "$uuid"'),
 )
 
 # The commands no test runs and the spans that only name a command, each with the reason.

@@ -76,14 +76,16 @@ serve_flags=(
   --leader-elect-renew-deadline --leader-elect-retry-period --legacy-lease-guard --journal-dir
   --journal-max-batch-delay --journal-retention --journal-max-size --snapshot-every --snapshot-retention
   --journal-raw-objects --journal-on-corruption --journal-signing-key-file --journal-witness-configmap
-  --journal-witness-period --journal-witness-history --tick-min-interval --journal-checkpoint-root --simulate --scenario --seed --simulate-speed
+  --journal-witness-period --journal-witness-history --tick-min-interval --journal-checkpoint-root --archive-url
+  --archive-segment-records --archive-segment-interval --archive-lock-days --archive-lock-mode --archive-addressing
+  --simulate --scenario --seed --simulate-speed
   --simulate-clock --simulate-duration "--v "
   --config --strictDequeueMode --queue-list --default-queue-policy --defaultPreemptible --enableParentLimit
   --feature-gates --admissionCheckControllerWorker
 )
 
 # Help of every command.
-expect_help -- serve replay at explain console journal version
+expect_help -- serve replay at explain console journal archive version
 expect_help serve -- "${serve_flags[@]}" "Exit codes"
 expect_help at -- WHEN OBJECT --journal-dir --export -o --phase --limit --offset queues "queue NAME" quotas \
   "quota NAME" "unit NS/NAME" metrics koordq_admission_wait_seconds "debug elasticquota" "debug queue" \
@@ -99,6 +101,10 @@ expect_help journal verify -- --journal-dir --export --public-key --witness --wi
   --witness-file "Exit codes"
 expect_help journal stat -- --journal-dir -o "Exit codes"
 expect_help journal checkpoint -- --journal-dir DIR "Exit codes"
+expect_help archive -- ls verify export
+expect_help archive ls -- --archive-url --archive-addressing --times -o "Exit codes"
+expect_help archive verify -- --archive-url --cluster --journal --public-key "Exit codes"
+expect_help archive export -- --archive-url --cluster --journal --from-seq --to-seq "FILE|-" "Exit codes"
 expect_help version -- "koordq version"
 
 # Usage errors: exit code 2 and one line naming the problem.

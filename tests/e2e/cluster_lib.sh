@@ -3,7 +3,7 @@
 # tests/controlplane. Source it after lib.sh; it builds (or finds cached) kube-apiserver, starts a
 # control plane in $scratch/cp (stopped on exit, with every process in $koordq_pids killed) and
 # sources its env (KOORDQ_E2E_KEEP=1 keeps $scratch: logs, journals). Helpers: k (kubectl on it),
-# eventually, start_serve, bound ports, unit, phase_of, is_dequeued.
+# start_serve, bound ports, unit, phase_of, is_dequeued (and lib.sh's eventually).
 # KOORDQ_APISERVER_AUTHORIZATION=RBAC (exported before sourcing): the API server authorizes with RBAC.
 koordq_pids=()
 cluster_cleanup() {
@@ -22,16 +22,7 @@ if [ -z "${KOORDQ_KUBECTL:-}" ]; then
 fi
 k() { "$KOORDQ_KUBECTL" --kubeconfig "$KUBECONFIG" "$@"; }
 
-# eventually SECONDS COMMAND...: COMMAND succeeds within SECONDS (polled every 0.2 s).
-eventually() {
-  local deadline=$((SECONDS + $1))
-  shift
-  while [ $SECONDS -le $deadline ]; do
-    if "$@" >/dev/null 2>&1; then return 0; fi
-    sleep 0.2
-  done
-  return 1
-}
+# eventually is in lib.sh.
 
 # start_serve LOG ARGS...: koordq serve against the control plane, in the background; its pid in
 # $serve_pid (and $koordq_pids); waits until the metrics listener is up.

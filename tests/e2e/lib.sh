@@ -33,6 +33,18 @@ check() {
 
 jq_true() { jq -e "$@" >/dev/null; }
 
+# eventually SECONDS COMMAND...: COMMAND succeeds within SECONDS (polled every 0.2 s).
+eventually() {
+  local deadline=$((SECONDS + $1))
+  shift
+  while [ $SECONDS -le $deadline ]; do
+    if "$@" >/dev/null 2>&1; then return 0; fi
+    sleep 0.2
+  done
+  return 1
+}
+
+
 # verify_journal DESCRIPTION DIR: `replay --verify` over the journal in DIR (after the processes
 # that wrote it stopped) exits 0: every recorded round re-decides the same, and every snapshot a
 # restart resumed from equals the fold of the records up to it. The check of every test that

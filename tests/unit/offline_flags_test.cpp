@@ -384,7 +384,8 @@ TEST(CommandLine, journal_verify_reads_the_witness_flags) {
 TEST(CommandLine, unknown_commands_and_missing_commands_are_usage_errors) {
   EXPECT_EQ(
       usage_error_line({}),
-      "koordq: missing command: one of serve, replay, at, explain, console, journal, version; see 'koordq --help'");
+      "koordq: missing command: one of serve, replay, at, explain, console, journal, archive, version; see 'koordq "
+      "--help'");
   EXPECT_EQ(usage_error_line({"serv"}), "koordq: unknown command \"serv\"; see 'koordq --help'");
   EXPECT_EQ(usage_error_line({"--verbose", "serve"}), "koordq: unknown flag --verbose; see 'koordq --help'");
   EXPECT_EQ(usage_error_line({"journal"}),
@@ -392,6 +393,19 @@ TEST(CommandLine, unknown_commands_and_missing_commands_are_usage_errors) {
             "journal --help'");
   EXPECT_EQ(usage_error_line({"journal", "compact"}),
             "koordq journal: unknown command \"compact\"; see 'koordq journal --help'");
+  EXPECT_EQ(usage_error_line({"archive"}),
+            "koordq archive: missing command: one of ls, verify, export; see 'koordq archive --help'");
+  EXPECT_EQ(usage_error_line({"archive", "ls"}),
+            "koordq archive ls: --archive-url is required; see 'koordq archive ls --help'");
+  EXPECT_EQ(usage_error_line({"archive", "verify", "--archive-url", "https://bucket"}),
+            "koordq archive verify: invalid value \"https://bucket\" for --archive-url: not an s3:// URL; give "
+            "s3://BUCKET or s3://BUCKET/PREFIX; see 'koordq archive verify --help'");
+  EXPECT_EQ(
+      usage_error_line({"archive", "export", "--archive-url", "s3://bucket/p", "--from-seq", "9", "--to-seq", "3"}),
+      "koordq archive export: --to-seq is before --from-seq; see 'koordq archive export --help'");
+  EXPECT_EQ(usage_error_line({"serve", "--archive-url", "s3://Bad_Bucket"})
+                .rfind("koordq serve: invalid value \"s3://Bad_Bucket\" for --archive-url: ", 0),
+            0u);
 }
 
 TEST(CommandLine, every_command_has_help) {
@@ -407,6 +421,10 @@ TEST(CommandLine, every_command_has_help) {
                                                                                        {"journal", "verify"},
                                                                                        {"journal", "stat"},
                                                                                        {"journal", "checkpoint"},
+                                                                                       {"archive"},
+                                                                                       {"archive", "ls"},
+                                                                                       {"archive", "verify"},
+                                                                                       {"archive", "export"},
                                                                                        {"version"}}) {
     std::vector<std::string> args = command;
     args.push_back("--help");

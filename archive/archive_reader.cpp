@@ -1,0 +1,212 @@
+#include "archive/archive_reader.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "archive/segment.hpp"
+#include "journal/export_line.hpp"
+#include "journal/export_trailer.hpp"
+
+namespace koordq::archive {
+namespace {
+
+std::string hex(const journal::Hash& h) {
+  std::string out;
+  for (uint8_t b : h) out += fmt::format("{:02x}", b);
+  return out;
+}
+
+Result<std::string> get_segment(S3Client& client, const ArchiveLocation& at, const ArchivedSegment& segment) {
+  auto object = client.get_object(at.bucket, segment.key);
+  if (!object.ok()) return make_error(object.error().text);
+  return std::move(object).value();
+}
+
+// Where the segment before ends: its last seq and head.
+struct SegmentEnd {
+  uint64_t last_seq = 0;
+  journal::Hash head{};
+};
+
+// One segment checked alone and against the one before it; the problem, or empty.
+std::string check_one(const ArchivedSegment& segment, const SegmentCheck& check,
+                      const std::optional<SegmentEnd>& before) {
+  const std::string where = "segment " + segment.key;
+  if (!check.error.empty()) return where + ": " + check.error;
+  if (check.journal_uuid != segment.name.journal) {
+    return where + ": holds journal " + check.journal_uuid + ", not the " + segment.name.journal +
+           " its key names (a segment of another journal under this prefix)";
+  }
+  if (check.report.first_seq != segment.name.first_seq || check.report.last_seq != segment.name.last_seq) {
+    return fmt::format("{}: holds seq {}..{}, not the {}..{} its key names", where, check.report.first_seq,
+                       check.report.last_seq, segment.name.first_seq, segment.name.last_seq);
+  }
+  if (before) {
+    if (segment.name.first_seq > before->last_seq + 1) {
+      return fmt::format("seq {}..{} is missing: no segment holds it (the one before {} ends at seq {})",
+                         before->last_seq + 1, segment.name.first_seq - 1, segment.key, before->last_seq);
+    }
+    if (segment.name.first_seq <= before->last_seq) {
+      return fmt::format("{}: starts at seq {}, inside the segment before it (which ends at seq {})", where,
+                         segment.name.first_seq, before->last_seq);
+    }
+    if (check.first_prev_hash != before->head) {
+      return fmt::format(
+          "{}: its first record's prevHash {} is not the head {} of the segment before it (a fork "
+          "or a replaced segment)",
+          where, hex(check.first_prev_hash), hex(before->head));
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<std::vector<ArchivedJournal>> list_archive(S3Client& client, const ArchiveLocation& at, uint64_t* foreign) {
+  std::map<std::pair<std::string, std::string>, ArchivedJournal> journals;
+  uint64_t others = 0;
+  std::string token;
+  do {
+    auto page = client.list_objects_v2(at.bucket, root_prefix(at), token);
+    if (!page.ok()) return make_error(page.error().text);
+    for (const ListedObject& object : page->objects) {
+      auto name = parse_segment_key(at, object.key);
+      if (!name) {
+        ++others;
+        continue;
+      }
+      ArchivedJournal& j = journals[{name->cluster, name->journal}];
+      j.cluster = name->cluster;
+      j.journal = name->journal;
+      j.bytes += object.size;
+      j.segments.push_back({*name, object.key, object.size, object.last_modified});
+    }
+    token = page->truncated ? page->next_continuation_token : std::string();
+  } while (!token.empty());
+  std::vector<ArchivedJournal> out;
+  for (auto& [id, j] : journals) {
+    std::sort(j.segments.begin(), j.segments.end(), [](const ArchivedSegment& a, const ArchivedSegment& b) {
+      return std::pair(a.name.first_seq, a.name.last_seq) < std::pair(b.name.first_seq, b.name.last_seq);
+    });
+    out.push_back(std::move(j));
+  }
+  if (foreign != nullptr) *foreign = others;
+  return out;
+}
+
+Result<ArchivedTimes> archived_times(S3Client& client, const ArchiveLocation& at, const ArchivedJournal& journal) {
+  if (journal.segments.empty()) return ArchivedTimes{};
+  auto time_of = [&](const ArchivedSegment& segment, bool first) -> Result<int64_t> {
+    auto object = get_segment(client, at, segment);
+    if (!object.ok()) return object.error();
+    auto text = decompress_segment(*object);
+    if (!text.ok()) return make_error("segment " + segment.key + ": " + text.message());
+    std::string_view lines = *text;
+    std::optional<int64_t> time;
+    while (!lines.empty()) {
+      const size_t end = lines.find('\n');
+      const std::string_view line = lines.substr(0, end);
+      lines.remove_prefix(end == std::string_view::npos ? lines.size() : end + 1);
+      if (line.empty() || journal::is_export_trailer_line(line)) continue;
+      auto record = journal::parse_export_line(line);
+      if (!record.ok()) return make_error("segment " + segment.key + ": " + record.message());
+      time = record->time();
+      if (first) break;
+    }
+    if (!time) return make_error("segment " + segment.key + " holds no record");
+    return *time;
+  };
+  ArchivedTimes out;
+  auto first = time_of(journal.segments.front(), true);
+  if (!first.ok()) return first.error();
+  auto last = time_of(journal.segments.back(), false);
+  if (!last.ok()) return last.error();
+  out.first = *first;
+  out.last = *last;
+  return out;
+}
+
+ArchiveVerifyReport verify_archived_journal(S3Client& client, const ArchiveLocation& at, const ArchivedJournal& journal,
+                                            const journal::VerifyingKey* key, const SegmentProgress& progress) {
+  ArchiveVerifyReport report;
+  std::optional<SegmentEnd> before;
+  for (const ArchivedSegment& segment : journal.segments) {
+    auto object = get_segment(client, at, segment);
+    if (!object.ok()) {
+      report.error = "segment " + segment.key + ": " + object.message();
+      return report;
+    }
+    const SegmentCheck check = check_segment(*object, key);
+    if (std::string problem = check_one(segment, check, before); !problem.empty()) {
+      report.error = std::move(problem);
+      return report;
+    }
+    if (!before) {
+      report.first_seq = check.report.first_seq;
+      report.from_genesis =
+          check.report.first_seq == 1 && check.first_prev_hash == journal::genesis_hash(segment.name.journal);
+    }
+    before = SegmentEnd{check.report.last_seq, check.report.head};
+    ++report.segments;
+    report.records += check.report.records;
+    report.last_seq = check.report.last_seq;
+    report.head = check.report.head;
+    if (key != nullptr) report.signed_by = check.report.signed_by;
+    if (progress) progress(report.segments, journal.segments.size());
+  }
+  return report;
+}
+
+Result<uint64_t> export_archived_journal(S3Client& client, const ArchiveLocation& at, const ArchivedJournal& journal,
+                                         uint64_t from_seq, uint64_t to_seq, std::ostream& out,
+                                         const SegmentProgress& progress) {
+  journal::ExportTrailer trailer;
+  trailer.journal_uuid = journal.journal;
+  std::optional<SegmentEnd> before;
+  uint64_t done = 0;
+  for (const ArchivedSegment& segment : journal.segments) {
+    ++done;
+    if (segment.name.last_seq < from_seq) continue;
+    if (segment.name.first_seq > to_seq) break;
+    auto object = get_segment(client, at, segment);
+    if (!object.ok()) return make_error("segment " + segment.key + ": " + object.message());
+    const SegmentCheck check = check_segment(*object, nullptr);
+    if (std::string problem = check_one(segment, check, before); !problem.empty()) return make_error(problem);
+    before = SegmentEnd{check.report.last_seq, check.report.head};
+    auto text = decompress_segment(*object);
+    if (!text.ok()) return make_error("segment " + segment.key + ": " + text.message());
+    std::string_view lines = *text;
+    std::string block;
+    while (!lines.empty()) {
+      const size_t end = lines.find('\n');
+      const std::string_view line = lines.substr(0, end);
+      lines.remove_prefix(end == std::string_view::npos ? lines.size() : end + 1);
+      if (line.empty() || journal::is_export_trailer_line(line)) continue;
+      uint64_t seq = 0;
+      auto record = journal::parse_export_line(line, &seq);
+      if (!record.ok()) return make_error("segment " + segment.key + ": " + record.message());
+      if (seq < from_seq || seq > to_seq) continue;
+      if (trailer.records == 0) {
+        trailer.first_seq = seq;
+        trailer.first_prev_hash = record->prev_hash();
+      }
+      trailer.last_seq = seq;
+      trailer.head = record->hash();
+      ++trailer.records;
+      block.append(line);
+      block.push_back('\n');
+    }
+    out.write(block.data(), static_cast<std::streamsize>(block.size()));
+    if (!out) return make_error("cannot write the export");
+    if (progress) progress(done, journal.segments.size());
+  }
+  out << journal::render_export_trailer(trailer) << '\n';
+  if (!out) return make_error("cannot write the export");
+  return trailer.records;
+}
+
+}  // namespace koordq::archive

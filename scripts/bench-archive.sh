@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The "Journal archive" figures of BENCHMARKS.md, against Ceph RGW from scripts/s3-server.sh (or
+# the server of an env file given as S3_ENV=FILE):
+#  - the archive writer: serve's archiver uploading the simulator's journal (seed 7, SIM_DURATION of
+#    simulated time, default 10m) in segments of SEGMENT records (default 10000), timed from its
+#    first listing to its last upload in its own log, against raw PUTs of the same objects through
+#    the same S3 client in the same run (ratio raw ÷ archive: 1.0 means building the segments costs
+#    nothing beside the upload);
+#  - bytes per record: the bucket's against the journal's on disk and the export's;
+#  - `at` from the archive cold (archive export, then at over it) and warm (at over the exported
+#    file) against `at` over the local journal.
+# Usage: scripts/bench-archive.sh [BUILD_DIR]   (BUILD_DIR default build)
+set -euo pipefail
+build="$(readlink -f "${1:-build}")"
+cd "$(dirname "$0")/.."
+ninja -C "$build" koordq s3_client_probe >/dev/null
+koordq="$build/cmd/koordq"
+probe="$build/tests/s3_client_probe"
+work="$(mktemp -d "${TMPDIR:-/tmp}/koordq-bench-archive.XXXXXX")"
+server=""
+cleanup() {
+  [ -n "$server" ] && bash scripts/s3-server.sh stop "$server" >/dev/null 2>&1
+  rm -rf "$work"
+}
+trap cleanup EXIT
+if [ -n "${S3_ENV:-}" ]; then
+  # shellcheck disable=SC1090
+  . "$S3_ENV"
+else
+  server="$work/s3"
+  bash scripts/s3-server.sh start "$server" >"$work/s3.log" 2>&1 || { tail -n 20 "$work/s3.log"; exit 1; }
+  # shellcheck disable=SC1091
+  . "$server/env"
+fi
+bucket="$KOORDQ_S3_BUCKET"
+run_id="bench-$(date +%s)"
+segment="${SEGMENT:-10000}"
+
+journal="$work/journal"
+"$koordq" serve --simulate --simulate-clock virtual --seed 7 --simulate-duration "${SIM_DURATION:-10m}" \
+  --journal-dir "$journal" --metrics-bind-address 127.0.0.1:0 --enable-api-handler=false \
+  --enable-visibility-server=false >"$work/sim.log" 2>&1
+"$koordq" journal stat --journal-dir "$journal" -o json >"$work/stat.json"
+records=$(jq -r .records "$work/stat.json")
+disk_bytes=$(jq -r .bytes "$work/stat.json")
+echo "journal: $records records, $disk_bytes bytes on disk, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# The archive writer: a serve that continues the journal uploads all of it at its start.
+"$koordq" serve --simulate --simulate-clock virtual --seed 7 --simulate-duration 1ms --journal-dir "$journal" \
+  --metrics-bind-address 127.0.0.1:0 --enable-api-handler=false --enable-visibility-server=false \
+  --archive-url "s3://$bucket/$run_id" --archive-segment-records "$segment" --v=2 >"$work/archive.log" 2>&1
+seconds_of() { awk '{ split($2, t, ":"); print t[1] * 3600 + t[2] * 60 + t[3] }'; }
+t0=$(grep -m1 'journal archive s3://.*: holds journal' "$work/archive.log" | seconds_of)
+t1=$(grep 'journal archive: segment seq' "$work/archive.log" | tail -n1 | seconds_of)
+archived=$(grep -c 'journal archive: segment seq' "$work/archive.log")
+archive_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+
+# Raw PUTs of the same objects through the same client.
+"$koordq" archive ls --archive-url "s3://$bucket/$run_id" -o json --times=false >"$work/ls.json"
+bucket_bytes=$(jq -r '.journals[0].bytes' "$work/ls.json")
+"$probe" list "$bucket" "$run_id/" 1000 | grep -v '^pages=' | cut -d' ' -f1 >"$work/keys"
+mkdir -p "$work/objects"
+i=0
+while read -r key; do
+  i=$((i + 1))
+  "$probe" get "$bucket" "$key" >"$work/objects/$i"
+done <"$work/keys"
+start=$(date +%s.%N)
+for f in "$work/objects"/*; do "$probe" put "$bucket" "raw-$run_id/$(basename "$f")" "$f" >/dev/null; done
+raw_s=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+"$koordq" journal export --journal-dir "$journal" "$work/export.ndjson"
+export_bytes=$(stat -c %s "$work/export.ndjson")
+
+awk -v r="$records" -v n="$archived" -v a="$archive_s" -v w="$raw_s" 'BEGIN {
+  printf "archive writer: %d segments in %.3f s = %.0f records/s; raw PUT of the same objects %.3f s; raw / archive %.2f\n",
+    n, a, r / a, w, w / a }'
+awk -v r="$records" -v b="$bucket_bytes" -v d="$disk_bytes" -v e="$export_bytes" 'BEGIN {
+  printf "bytes per record: bucket %.0f, journal on disk %.0f, export %.0f (export / bucket %.1fx)\n",
+    b / r, d / r, e / r, e / b }'
+
+# `at` from the archive, cold and warm, against the local journal (median of 5 each).
+mid=$((records / 2))
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+time_of() {
+  local s
+  s=$(date +%s.%N)
+  "$@" >/dev/null 2>&1
+  awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f\n", b - a }'
+}
+cold() {
+  "$koordq" archive export --archive-url "s3://$bucket/$run_id" "$work/cold.ndjson" &&
+    "$koordq" at "rev:$mid" queues -o json --export "$work/cold.ndjson"
+}
+"$koordq" archive export --archive-url "s3://$bucket/$run_id" "$work/warm.ndjson"
+cold_s=$(for _ in 1 2 3 4 5; do time_of cold; done | median)
+warm_s=$(for _ in 1 2 3 4 5; do time_of "$koordq" at "rev:$mid" queues -o json --export "$work/warm.ndjson"; done | median)
+local_s=$(for _ in 1 2 3 4 5; do time_of "$koordq" at "rev:$mid" queues -o json --journal-dir "$journal"; done | median)
+echo "at rev:$mid queues: archive cold ${cold_s} s, archive warm ${warm_s} s, local journal ${local_s} s"
