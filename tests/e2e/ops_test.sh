@@ -576,7 +576,7 @@ while IFS= read -r expr; do
 done <"$scratch/exprs"
 echo "dashboard expressions evaluated: $n_exprs"
 curl -s "$P/api/v1/rules" >"$scratch/rules.out"
-check "Prometheus loaded the 7 alert rules, all healthy" jq_true '[.data.groups[].rules[]] | length == 7 and all(.health == "ok")' "$scratch/rules.out"
+check "Prometheus loaded the 8 alert rules, all healthy" jq_true '[.data.groups[].rules[]] | length == 8 and all(.health == "ok")' "$scratch/rules.out"
 check "no alert fires on a healthy koordq" test "$(q 'ALERTS{alertstate="firing"}' | jq length)" = 0
 phase "Prometheus queries"
 
