@@ -8,7 +8,7 @@ team with its Queue in namespace koord-queue, --quotas ElasticQuotas in all. --u
 spread over the teams; the first team (team-00000) holds --big-queue of them, so that one queue is
 larger than a page. Every third unit runs (phase Running with an admission, so it holds quota),
 the rest wait (phase Enqueued). Events are 1 ms apart from 2026-01-01T00:00:00Z; then --modified
-units change priority, so revisions late in the journal differ from early ones.
+waiting units change priority, so revisions late in the journal differ from early ones.
 """
 import argparse
 import datetime
@@ -79,8 +79,9 @@ def main() -> int:
 
     for i in range(a.units):
         unit(i, "ADDED", i % 7)
+    # Waiting units (never a multiple of 3) jump to the front of their queue.
     for i in range(min(a.modified, a.units)):
-        unit(i * (a.units // max(1, a.modified)), "MODIFIED", 100)
+        unit(min(a.units - 1, i * (a.units // max(1, a.modified)) + 1), "MODIFIED", 100)
     return 0
 
 

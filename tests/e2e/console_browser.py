@@ -294,12 +294,12 @@ def huge_checks():
     wait(lambda: driver.find_elements(By.CSS_SELECTOR, "details[data-queue='team-00000'] tr[data-unit-row]"),
          what="the units of the big queue")
     check("the big queue's units say how many are not shown", "not shown" in cut_note("queue-list"), cut_note("queue-list"))
-    submit_search("units-match-team-00000", "job-000123")
+    submit_search("units-match-team-00000", "job-000124")
     wait(lambda: [r.get_attribute("data-unit-row") for r in driver.find_elements(
-        By.CSS_SELECTOR, "details[data-queue='team-00000'] tr[data-unit-row]")] == ["ns-23/job-000123"],
+        By.CSS_SELECTOR, "details[data-queue='team-00000'] tr[data-unit-row]")] == ["ns-24/job-000124"],
         what="the unit found in the big queue")
     page_q = page_units("team-00000")
-    cli_q = {k: v for k, v in cli_units(head, "team-00000").items() if k == "ns-23/job-000123"}
+    cli_q = {k: v for k, v in cli_units(head, "team-00000").items() if k == "ns-24/job-000124"}
     check("a unit found in its queue shows the phase and position `koordq at` prints", page_q == cli_q,
           "page %s, cli %s" % (page_q, cli_q))
 
@@ -316,9 +316,12 @@ def huge_checks():
     check("finding units by part of the name lists them and says how many are not shown",
           len(driver.find_elements(By.CSS_SELECTOR, "#unit-matches a[data-found]")) == 200
           and "not shown" in cut_note("unit-matches"), cut_note("unit-matches"))
-    driver.find_element(By.CSS_SELECTOR, "#unit-matches a[data-found='ns-01/job-000001']").send_keys(Keys.ENTER)
+    found_unit = driver.find_element(By.CSS_SELECTOR, "#unit-matches a[data-found]")
+    key = found_unit.get_attribute("data-found")
+    found_unit.send_keys(Keys.ENTER)
     wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#story li"), what="the story of a found unit")
-    check("a found unit's story is shown", "job-000001" in driver.current_url)
+    check("a found unit's story is shown and the URL names it", "unit=" + key.replace("/", "%2F") in driver.current_url,
+          driver.current_url)
     driver.save_screenshot(scratch + "/console-huge.png")
 
     compare = max(1, head - 300)
