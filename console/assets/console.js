@@ -38,7 +38,8 @@ async function api(slot, path, params) {
   try {
     const response = await fetch('api/' + path + (query ? '?' + query : ''), { signal: controller.signal });
     let body;
-    try { body = await response.json(); } catch (e) { throw new Error('the server answered ' + response.status + ' without JSON'); }
+    // Cancelled while the body was read (a newer request took the slot): not the server's fault.
+    try { body = await response.json(); } catch (e) { if (aborted(e)) throw e; throw new Error('the server answered ' + response.status + ' without JSON'); }
     if (!response.ok) throw new Error(body.error || ('HTTP ' + response.status));
     return body;
   } finally {
