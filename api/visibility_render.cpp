@@ -96,12 +96,16 @@ void queue_item(JsonOut& out, const Scheduler& s, const actors::QueueState& q,
   out.end_object();
 }
 
-void quota_item(JsonOut& out, const Scheduler& s, const actors::QuotaInfo& info,
-                std::optional<uint64_t> revision = std::nullopt) {
-  std::map<std::string, int64_t> counts;
+PhaseCounts quota_phase_counts(const Scheduler& s, const std::string& quota) {
+  PhaseCounts counts;
   for (const auto& [key, u] : s.units()) {
-    if (u.quota == info.name) ++counts[actors::phase_name(u.phase)];
+    if (u.quota == quota) ++counts[actors::phase_name(u.phase)];
   }
+  return counts;
+}
+
+void quota_item(JsonOut& out, const Scheduler& s, const actors::QuotaInfo& info, const PhaseCounts& counts,
+                std::optional<uint64_t> revision = std::nullopt) {
   begin_single(out, revision, "ElasticQuota");
   object_metadata(out, info.object.metadata, revision);
   out.field("parent", info.parent.empty() ? actors::kRootQuota : std::string_view(info.parent));
@@ -144,9 +148,16 @@ void summary_item(JsonOut& out, const SummaryEntry& e) {
   out.end_object();
 }
 
+bool name_contains(const UnitState& u, const std::string& text) {
+  const auto& meta = u.object.metadata;
+  if (meta.namespace_.find(text) != std::string::npos || meta.name.find(text) != std::string::npos) return true;
+  return text.find('/') != std::string::npos && (meta.namespace_ + "/" + meta.name).find(text) != std::string::npos;
+}
+
 bool passes(const UnitState& u, const UnitFilter& filter) {
   if (filter.phases && !filter.phases->count(u.phase)) return false;
   if (filter.namespace_ && u.object.metadata.namespace_ != *filter.namespace_) return false;
+  if (filter.name_contains && !name_contains(u, *filter.name_contains)) return false;
   return !filter.queue || u.quota == *filter.queue;
 }
 
@@ -165,7 +176,7 @@ std::string render_summary(const Scheduler& s, uint64_t revision, const actors::
   size_t waiting_total = 0;
   const size_t first = static_cast<size_t>(page.offset);
   const size_t last = first + static_cast<size_t>(page.limit);
-  if (queue != nullptr && !filter.phases && !filter.queue && !filter.namespace_) {
+  if (queue != nullptr && !filter.phases && !filter.queue && !filter.namespace_ && !filter.name_contains) {
     // Unfiltered: the count is the queue's, and only the page's entries are walked to.
     waiting_total = queue->waiting.size();
     auto key = queue->waiting.begin();
@@ -236,11 +247,16 @@ std::optional<std::string> render_queue_units(const Scheduler& s, uint64_t revis
 std::string render_quota_list(const Scheduler& s, uint64_t revision, const PageParams& page) {
   const std::vector<std::string> names = s.quotas().names();
   const auto [first, last] = page_bounds(names.size(), page);
+  const auto counts = phase_counts_by_quota(s);
+  const PhaseCounts none;
   JsonOut out;
   begin_answer(out, "ElasticQuotaList");
   list_metadata(out, revision, static_cast<int64_t>(names.size() - last));
   out.key("items").begin_array();
-  for (size_t i = first; i < last; ++i) quota_item(out, s, *s.quotas().find(names[i]));
+  for (size_t i = first; i < last; ++i) {
+    const auto c = counts.find(names[i]);
+    quota_item(out, s, *s.quotas().find(names[i]), c == counts.end() ? none : c->second);
+  }
   out.end_array().end_object();
   return out.take();
 }
@@ -249,7 +265,7 @@ std::optional<std::string> render_quota(const Scheduler& s, uint64_t revision, c
   const actors::QuotaInfo* info = s.quotas().find(name);
   if (info == nullptr) return std::nullopt;
   JsonOut out;
-  quota_item(out, s, *info, revision);
+  quota_item(out, s, *info, quota_phase_counts(s, name), revision);
   return out.take();
 }
 
@@ -266,6 +282,24 @@ std::optional<std::string> render_quota_units(const Scheduler& s, uint64_t revis
   // The quota's waiting units are those of the queue its name maps to (§4).
   const auto q = s.queues().find(quota);
   return render_summary(s, revision, q == s.queues().end() ? nullptr : &q->second, std::move(others), filter, page);
+}
+
+std::map<std::string, PhaseCounts> phase_counts_by_quota(const Scheduler& s) {
+  std::map<std::string, PhaseCounts> counts;
+  for (const auto& [key, u] : s.units()) ++counts[u.quota][actors::phase_name(u.phase)];
+  return counts;
+}
+
+void write_queue_item(JsonOut& out, const Scheduler& s, const actors::QueueState& q) {
+  queue_item(out, s, q);
+}
+
+void write_quota_item(JsonOut& out, const Scheduler& s, const actors::QuotaInfo& info, const PhaseCounts& counts) {
+  quota_item(out, s, info, counts);
+}
+
+void write_list_metadata(JsonOut& out, uint64_t revision, int64_t remaining) {
+  list_metadata(out, revision, remaining);
 }
 
 }  // namespace koordq::api

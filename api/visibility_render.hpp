@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
 
 #include "actors/core/scheduler.hpp"
+#include "api/json_out.hpp"
 
 namespace koordq::api {
 
@@ -25,6 +27,7 @@ struct UnitFilter {
   std::optional<std::set<actors::Phase>> phases;  // nullopt: every phase
   std::optional<std::string> queue;               // keep units whose queueName equals it
   std::optional<std::string> namespace_;          // keep units of that namespace (§16.7)
+  std::optional<std::string> name_contains;       // keep units whose NAMESPACE/NAME contains it (§25.3)
 };
 
 std::string render_queue_list(const actors::Scheduler& s, uint64_t revision, const PageParams& page);
@@ -38,5 +41,15 @@ std::optional<std::string> render_quota(const actors::Scheduler& s, uint64_t rev
 // std::nullopt when no ElasticQuota has that name and no QueueUnit carries it as its quota name.
 std::optional<std::string> render_quota_units(const actors::Scheduler& s, uint64_t revision, const std::string& quota,
                                               const UnitFilter& filter, const PageParams& page);
+
+// The items of the lists above, for answers that choose their own items (the console's quota tree
+// and its search by name, behaviour.md §25.3).
+using PhaseCounts = std::map<std::string, int64_t>;
+// Every quota's units by phase, in one walk of the units.
+std::map<std::string, PhaseCounts> phase_counts_by_quota(const actors::Scheduler& s);
+void write_queue_item(JsonOut& out, const actors::Scheduler& s, const actors::QueueState& q);
+void write_quota_item(JsonOut& out, const actors::Scheduler& s, const actors::QuotaInfo& info,
+                      const PhaseCounts& counts);
+void write_list_metadata(JsonOut& out, uint64_t revision, int64_t remaining);
 
 }  // namespace koordq::api

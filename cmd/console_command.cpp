@@ -14,19 +14,22 @@
 #include "cmd/journal_access.hpp"
 #include "cmd/stop_signal.hpp"
 #include "console/console_service.hpp"
+#include "console/journal_move_watch.hpp"
 #include "console/journal_states.hpp"
 #include "console/timeline_follower.hpp"
 
 namespace koordq::cmd {
 namespace {
 
-// Catching up costs a directory listing: at most once a second.
-std::function<void()> throttled_refresh(journal::JournalReader& reader) {
+// Catching up costs a directory listing: at most once a second. Never once the journal was moved
+// aside: the directory then holds another journal.
+std::function<void()> throttled_refresh(journal::JournalReader& reader, console::JournalMoveWatch& moves) {
   auto last = std::make_shared<std::chrono::steady_clock::time_point>();
-  return [&reader, last] {
+  return [&reader, &moves, last] {
     const auto now = std::chrono::steady_clock::now();
     if (now - *last < std::chrono::seconds(1)) return;
     *last = now;
+    if (moves.moved()) return;
     if (Status caught_up = reader.refresh(); !caught_up.ok()) {
       KQ_LOG_WARNING("console: catching up with the journal failed: {}", caught_up.message());
     }
@@ -43,16 +46,18 @@ int run_console(const ConsoleOptions& options) {
   auto uuid = reader->uuid();
   if (!uuid.ok()) return fail_command(kConsoleCommand, uuid.message(), kExitJournalUnreadable);
 
+  console::JournalMoveWatch moves(options.journal_dir);
   journal::JournalReader& follow = *follower_reader;
   console::TimelineFollower follower(
-      follow, [&follow] { return follow.last_seq(); }, throttled_refresh(follow));
+      follow, [&follow] { return follow.last_seq(); }, throttled_refresh(follow, moves));
   console::JournalStates states(*reader, static_cast<size_t>(options.cache_mb) << 20);
 
   console::ConsoleContext context;
   context.reader = reader.get();
   journal::JournalReader& read = *reader;
   context.head = [&read] { return read.last_seq(); };
-  context.refresh = throttled_refresh(read);
+  context.refresh = throttled_refresh(read, moves);
+  context.moved = [&moves] { return moves.moved(); };
   context.state_at = [&states](uint64_t revision, const api::StateRead& state_read) {
     return states.read(revision, state_read);
   };

@@ -7,6 +7,8 @@
 #include "api/unit_render.hpp"
 #include "api/visibility_render.hpp"
 #include "base/rfc3339.hpp"
+#include "console/instant_diff.hpp"
+#include "console/state_lists.hpp"
 #include "journal/revision_lookup.hpp"
 #include "replay/explain.hpp"
 #include "replay/explain_fold.hpp"
@@ -20,7 +22,8 @@ using api::RequestTarget;
 
 constexpr size_t kDefaultBuckets = 240;
 constexpr size_t kMaxBuckets = 4000;
-constexpr size_t kStepBins = 64;  // bins with decisions read per step request at most
+constexpr size_t kStepBins = 64;            // bins with decisions read per step request at most
+constexpr uint64_t kMaxListItems = 10'000;  // a page asks for at most this many items of a list
 
 HttpResponse json_response(int code, std::string body) {
   HttpResponse response(static_cast<http::status>(code), 11);
@@ -90,6 +93,13 @@ HttpResponse journal_info(const ConsoleContext& c) {
   out.field("firstTime", range->first ? base::format_rfc3339_millis(range->first_time) : std::string());
   out.field("headTime", head ? time_of(c, head) : std::string());
   out.field("indexed", static_cast<int64_t>(c.timeline->last_seq()));
+  const std::optional<std::string> moved = c.moved ? c.moved() : std::nullopt;
+  out.key("moved");
+  if (moved) {
+    out.string(*moved);
+  } else {
+    out.null();
+  }
   out.end_object();
   return json_response(200, out.take());
 }
@@ -201,6 +211,16 @@ std::string not_found_message(std::string_view object, const std::string& ns, co
   return "queueunit \"" + ns + "/" + name + "\" not found";
 }
 
+Result<api::PageParams> page_of(const RequestTarget& target) {
+  api::PageParams page;
+  if (auto limit = target.param("limit")) {
+    const auto n = parse_count(*limit);
+    if (!n || *n == 0) return make_error("invalid limit \"" + std::string(*limit) + "\": must be an integer >= 1");
+    page.limit = static_cast<int64_t>(std::min<uint64_t>(*n, kMaxListItems));
+  }
+  return page;
+}
+
 HttpResponse state(const ConsoleContext& c, const RequestTarget& target) {
   auto range = shown_range(c);
   if (!range.ok()) return error(404, range.message());
@@ -209,25 +229,35 @@ HttpResponse state(const ConsoleContext& c, const RequestTarget& target) {
   const std::string object(target.param("object").value_or(""));
   const std::string name(target.param("name").value_or(""));
   const std::string ns(target.param("namespace").value_or(""));
-  if (object != "queues" && object != "quotas" && object != "queue" && object != "quota" && object != "unit") {
-    return error(400, "invalid object \"" + object + "\": queues, quotas, queue, quota or unit");
+  std::optional<std::string> match;
+  if (const auto m = target.param("match")) match = std::string(*m);
+  if (object != "queues" && object != "quotas" && object != "queue" && object != "quota" && object != "unit" &&
+      object != "units") {
+    return error(400, "invalid object \"" + object + "\": queues, quotas, queue, quota, unit or units");
   }
   if ((object == "queue" || object == "quota" || object == "unit") && name.empty()) {
     return error(400, "object " + object + " needs name");
   }
   if (object == "unit" && ns.empty()) return error(400, "object unit needs namespace");
-  api::PageParams page;
-  if (auto limit = target.param("limit")) {
-    const auto n = parse_count(*limit);
-    if (!n || *n == 0) return error(400, "invalid limit \"" + std::string(*limit) + "\": must be an integer >= 1");
-    page.limit = static_cast<int64_t>(*n);
+  if (object == "units" && (!match || match->empty()))
+    return error(400, "object units needs match (a part of NS/NAME)");
+  if (match && object != "queues" && object != "queue" && object != "units") {
+    return error(400, "match filters the objects queues, queue and units only");
   }
+  auto page = page_of(target);
+  if (!page.ok()) return error(400, page.message());
+  api::UnitFilter filter;
+  if (match && !match->empty()) filter.name_contains = *match;
+  const auto limit = static_cast<size_t>(page->limit);
   std::optional<std::string> body;
   auto failed = c.state_at(*revision, [&](const actors::Scheduler& s, uint64_t at) {
-    if (object == "queues") body = api::render_queue_list(s, at, page);
-    if (object == "quotas") body = api::render_quota_list(s, at, page);
-    if (object == "queue") body = api::render_queue_units(s, at, name, {}, page);
-    if (object == "quota") body = api::render_quota_units(s, at, name, {}, page);
+    if (object == "queues") {
+      body = match ? render_queues_matching(s, at, *match, limit) : api::render_queue_list(s, at, *page);
+    }
+    if (object == "units") body = render_units_matching(s, at, *match, limit);
+    if (object == "quotas") body = api::render_quota_list(s, at, *page);
+    if (object == "queue") body = api::render_queue_units(s, at, name, filter, *page);
+    if (object == "quota") body = api::render_quota_units(s, at, name, {}, *page);
     if (object == "unit") body = api::render_unit(s, at, ns, name);
   });
   if (failed) return error(failed->code, failed->message);
@@ -235,6 +265,52 @@ HttpResponse state(const ConsoleContext& c, const RequestTarget& target) {
   HttpResponse response = json_response(200, std::move(*body));
   response.set("X-Koordq-Revision", std::to_string(*revision));
   return response;
+}
+
+HttpResponse quota_tree(const ConsoleContext& c, const RequestTarget& target) {
+  auto range = shown_range(c);
+  if (!range.ok()) return error(404, range.message());
+  auto revision = requested_revision(c, target, *range);
+  if (!revision.ok()) return error(400, revision.message());
+  auto page = page_of(target);
+  if (!page.ok()) return error(400, page.message());
+  const std::string match(target.param("match").value_or(""));
+  std::string body;
+  auto failed = c.state_at(*revision, [&](const actors::Scheduler& s, uint64_t at) {
+    body = render_quota_tree(s, at, match, static_cast<size_t>(page->limit));
+  });
+  if (failed) return error(failed->code, failed->message);
+  HttpResponse response = json_response(200, std::move(body));
+  response.set("X-Koordq-Revision", std::to_string(*revision));
+  return response;
+}
+
+// Both instants summed up one after the other: one request however many queues there are.
+HttpResponse difference(const ConsoleContext& c, const RequestTarget& target) {
+  auto range = shown_range(c);
+  if (!range.ok()) return error(404, range.message());
+  auto revision = requested_revision(c, target, *range);
+  if (!revision.ok()) return error(400, revision.message());
+  const auto compare_text = target.param("compare");
+  if (!compare_text) return error(400, "diff needs compare (the other revision)");
+  const auto compare_n = parse_count(*compare_text);
+  if (!compare_n || *compare_n == 0) {
+    return error(400, "invalid compare \"" + std::string(*compare_text) + "\": must be an integer >= 1");
+  }
+  auto compare = journal::check_revision(*range, *compare_n);
+  if (!compare.ok()) return error(400, "compare: " + compare.message());
+  auto page = page_of(target);
+  if (!page.ok()) return error(400, page.message());
+  InstantSummary a, b;
+  if (auto failed =
+          c.state_at(*revision, [&](const actors::Scheduler& s, uint64_t at) { a = summarize_instant(s, at); })) {
+    return error(failed->code, failed->message);
+  }
+  if (auto failed =
+          c.state_at(*compare, [&](const actors::Scheduler& s, uint64_t at) { b = summarize_instant(s, at); })) {
+    return error(failed->code, failed->message);
+  }
+  return json_response(200, render_instant_diff(a, b, static_cast<size_t>(page->limit)));
 }
 
 HttpResponse explain(const ConsoleContext& c, const RequestTarget& target) {
@@ -272,8 +348,11 @@ std::optional<HttpResponse> answer_console_api(const ConsoleContext& c, const Re
   if (endpoint == "step") return step(c, target);
   if (endpoint == "at") return state(c, target);
   if (endpoint == "explain") return explain(c, target);
-  return error(404, "no console endpoint " + target.path +
-                        ": journal, resolve, timeline, step, at and explain are served under /console/api/");
+  if (endpoint == "tree") return quota_tree(c, target);
+  if (endpoint == "diff") return difference(c, target);
+  return error(404,
+               "no console endpoint " + target.path +
+                   ": journal, resolve, timeline, step, at, tree, diff and explain are served under /console/api/");
 }
 
 }  // namespace koordq::console

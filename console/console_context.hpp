@@ -19,7 +19,10 @@ namespace koordq::console {
 using StateAt = std::function<std::optional<api::ApiError>(uint64_t revision, const api::StateRead& read)>;
 
 struct ConsoleContext {
-  // Read from the console's request threads only (serve: its own reader, safe to share).
+  // Read from the console's request threads. `koordq console`: a read-only instance of its own,
+  // on one request thread. serve: the journal's own reader, shared with the serve loop, the debug
+  // API and the timeline follower; it holds no state of its own beside the RocksDB handle, whose
+  // reads are thread-safe (design.md §8).
   journal::JournalReader* reader = nullptr;
   // The newest revision the console shows: the durable head under serve, the last record
   // otherwise. Called per request, after `refresh`.
@@ -27,6 +30,9 @@ struct ConsoleContext {
   // Catches a read-only instance up with a journal another process writes; empty under serve.
   std::function<void()> refresh;
   StateAt state_at;
+  // Why the journal directory no longer holds the journal read (quarantined by a serve), or
+  // std::nullopt; empty under serve, whose journal cannot be moved while it runs.
+  std::function<std::optional<std::string>()> moved;
   const TimelineIndex* timeline = nullptr;
   std::string journal_uuid;
   std::string source;  // "serve" or the journal directory

@@ -4,7 +4,7 @@ namespace koordq::console {
 
 std::optional<api::ApiError> JournalStates::read(uint64_t revision, const api::StateRead& read) {
   std::lock_guard lock(mu_);
-  if (const Entry* hit = cache_.get(revision)) {
+  if (const Entry* hit = cache_.get(revision); hit != nullptr && hit->state) {
     read(*hit->state, revision);
     return std::nullopt;
   }
@@ -14,7 +14,7 @@ std::optional<api::ApiError> JournalStates::read(uint64_t revision, const api::S
                          "cannot rebuild the state at revision " + std::to_string(revision) + ": " +
                              replayed.message() + "; check the journal with 'koordq journal verify'"};
   }
-  auto state = std::make_shared<const actors::Scheduler>(std::move(replayed->scheduler));
+  auto state = std::make_shared<actors::Scheduler>(std::move(replayed->scheduler));
   read(*state, revision);
   remember(revision, replayed->time, std::move(state));
   return std::nullopt;
@@ -26,17 +26,25 @@ Result<replay::ReplayedState> JournalStates::rebuild(uint64_t revision) {
     --nearer;
     const Entry* entry = cache_.get(nearer->first);
     auto snapshot = reader_.latest_snapshot_seq_at_or_before(revision);
-    if (entry != nullptr && snapshot.ok() && nearer->first >= snapshot->value_or(0)) {
-      return replay::replay_on(reader_, *entry->state, entry->revision, entry->time, revision);
+    if (entry != nullptr && entry->state && snapshot.ok() && nearer->first >= snapshot->value_or(0)) {
+      if (2 * entry->bytes <= cache_bytes_) {
+        return replay::replay_on(reader_, *entry->state, entry->revision, entry->time, revision);
+      }
+      // Replaced by an empty entry of no cost, the state comes out of the cache without a copy.
+      const uint64_t base = nearer->first;
+      std::vector<Entry> taken = cache_.put(base, Entry{}, 0);
+      cached_.erase(base);
+      Entry& out = taken.front();
+      return replay::replay_on(reader_, std::move(*out.state), out.revision, out.time, revision);
     }
   }
   return replay::replay_to(reader_, revision);
 }
 
-void JournalStates::remember(uint64_t revision, int64_t time, std::shared_ptr<const actors::Scheduler> state) {
+void JournalStates::remember(uint64_t revision, int64_t time, std::shared_ptr<actors::Scheduler> state) {
   const size_t bytes = api::TimeTravel::estimated_size(*state);
   if (bytes > cache_bytes_) return;
-  for (const Entry& evicted : cache_.put(revision, Entry{std::move(state), revision, time}, bytes)) {
+  for (const Entry& evicted : cache_.put(revision, Entry{std::move(state), revision, time, bytes}, bytes)) {
     cached_.erase(evicted.revision);
   }
   cached_[revision] = time;

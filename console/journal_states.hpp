@@ -3,7 +3,9 @@
 // records after it, under the journal's own configuration), with the latest states kept in a
 // cache bounded in bytes. A state cached before the revision and nearer to it than the newest
 // snapshot is folded on instead (scrubbing forward, stepping and playing fold a few records, not
-// a snapshot's worth). One rebuild at a time.
+// a snapshot's worth): copied when the cache can hold both states, otherwise taken out of the
+// cache and folded in place (copying a state of 100,000 units costs about as much as folding it
+// from the start, BENCHMARKS.md "The web console"). One rebuild at a time.
 #pragma once
 
 #include <cstdint>
@@ -30,12 +32,13 @@ class JournalStates {
 
  private:
   struct Entry {
-    std::shared_ptr<const actors::Scheduler> state;
+    std::shared_ptr<actors::Scheduler> state;  // only read while cached
     uint64_t revision = 0;
     int64_t time = 0;  // of the record the state is after
+    size_t bytes = 0;  // estimated
   };
   Result<replay::ReplayedState> rebuild(uint64_t revision);
-  void remember(uint64_t revision, int64_t time, std::shared_ptr<const actors::Scheduler> state);
+  void remember(uint64_t revision, int64_t time, std::shared_ptr<actors::Scheduler> state);
 
   journal::JournalReader& reader_;
   const size_t cache_bytes_;

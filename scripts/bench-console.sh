@@ -5,18 +5,39 @@
 # and while dragging forward (a step folds on from the state cached before it), and, for comparison in the same run, of `koordq at rev:N quotas` (a process per call, so it
 # includes start-up and the journal's open) over the same revisions. Also the page's weight.
 # Usage: scripts/bench-console.sh [JOURNAL_DIR] [STEPS]
+#        scripts/bench-console.sh --huge [QUOTAS UNITS [STEPS]]
 #   Without JOURNAL_DIR, writes the simulator's default scenario for 10 virtual minutes (seed 7).
+#   --huge: imports the watch events of scripts/make-watch-events.py (default 10,000 quotas and
+#   100,000 units; an imported journal has no snapshots) and measures what the page asks of a huge
+#   tree: the first instant, random instants and dragging (the tree cut at 500 quotas, 500 Queues),
+#   a unit found by name, the difference between two instants.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 koordq="${KOORDQ:-$repo/build/cmd/koordq}"
+huge=""
+if [ "${1:-}" = "--huge" ]; then
+  huge=1
+  shift
+fi
 journal="${1:-}"
 steps="${2:-200}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/koordq-bench-console.XXXXXX")"
 trap 'kill "$console_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 console_pid=""
 
-if [ -z "$journal" ]; then
+if [ -n "$huge" ]; then
+  quotas="${1:-10000}"
+  units="${2:-100000}"
+  steps="${3:-20}"
+  journal="$work/journal"
+  t0=$(date +%s.%N)
+  /usr/bin/python3 "$repo/scripts/make-watch-events.py" --quotas "$quotas" --units "$units" >"$work/events.ndjson"
+  t1=$(date +%s.%N)
+  "$koordq" journal import --journal-dir "$journal" "$work/events.ndjson" >&2
+  t2=$(date +%s.%N)
+  echo "huge tree: $quotas quotas, $units units; events written in $(echo "$t1 - $t0" | bc) s, imported in $(echo "$t2 - $t1" | bc) s"
+elif [ -z "$journal" ]; then
   journal="$work/journal"
   echo "writing the simulator's journal (10 virtual minutes, seed 7)…" >&2
   (cd "$work" && "$koordq" serve --simulate --simulate-clock virtual --simulate-duration 10m --seed 7 \
@@ -38,11 +59,63 @@ for asset in "" console.js console.css; do
   weight=$((weight + $(curl -sS "$url$asset" | wc -c)))
 done
 
+if [ -n "$huge" ]; then
+  /usr/bin/python3 - "$url" "$head" "$steps" "$koordq" "$journal" <<'PY'
+import json, random, subprocess, sys, time, urllib.request
+url, head, steps, koordq, journal = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+random.seed(7)
+
+def get(path):
+    t = time.perf_counter()
+    body = urllib.request.urlopen(url + "api/" + path).read()
+    return time.perf_counter() - t, body
+
+def instant(r):
+    a, tree = get("tree?revision=%d&limit=500" % r)
+    b, queues = get("at?revision=%d&object=queues&limit=500" % r)
+    return a + b, len(tree) + len(queues)
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))] * 1000
+
+first, size = instant(head)
+print("first instant (head, cold: the state folded from seq 1): %.0f ms, %d bytes of JSON" % (first * 1000, size))
+again, _ = instant(head)
+print("the same instant again (cached state): %.1f ms" % (again * 1000))
+rand = [instant(r)[0] for r in random.sample(range(1, head + 1), steps)]
+print("random instants (%d): p50 %.0f ms, p90 %.0f ms, p99 %.0f ms" % (steps, pct(rand, 50), pct(rand, 90), pct(rand, 99)))
+start = head - 50 * 200
+drag = [instant(start + i * random.randrange(50, 200))[0] for i in range(50)]
+print("dragging forward (50 instants 50-200 records apart): p50 %.1f ms, p99 %.1f ms" % (pct(drag, 50), pct(drag, 99)))
+t, body = get("at?revision=%d&object=units&match=job-0001&limit=200" % head)
+print("find units named like job-0001: %.1f ms, %d found" % (t * 1000, len(json.loads(body)["items"])))
+t, body = get("at?revision=%d&object=queues&match=team-0004&limit=500" % head)
+print("find queues named like team-0004: %.1f ms" % (t * 1000))
+t, body = get("at?revision=%d&object=queue&name=team-00000&limit=1000" % head)
+print("the big queue's first 1000 units: %.1f ms, %d bytes" % (t * 1000, len(body)))
+t, body = get("diff?revision=%d&compare=%d&limit=200" % (head, head - 500))
+d = json.loads(body)
+print("difference head vs head-500, one request: %.1f ms (moved %d, quota changes %d)" % (
+    t * 1000, d["moved"]["total"], d["quotaChanges"]["total"]))
+cli = []
+for r in random.sample(range(1, head + 1), 3):
+    t = time.perf_counter()
+    subprocess.run([koordq, "at", "rev:%d" % r, "quotas", "-o", "json", "--journal-dir", journal], capture_output=True, check=True)
+    cli.append(time.perf_counter() - t)
+print("koordq at rev:N quotas (process, 3 calls): p50 %.0f ms; random instant p50 / at p50 = %.2f" % (
+    pct(cli, 50), pct(rand, 50) / pct(cli, 50)))
+PY
+  exit 0
+fi
+
 /usr/bin/python3 - "$url" "$head" "$steps" "$koordq" "$journal" "$weight" <<'PY'
 import random, subprocess, sys, time, urllib.request
 url, head, steps, koordq, journal, weight = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], int(sys.argv[6])
 random.seed(7)
 revisions = random.sample(range(1, head + 1), min(steps, head))
+# What the page fetches for one instant: the quota tree and the queue list, both cut at 500.
+PAGE = ("tree?revision=%d&limit=500", "at?revision=%d&object=queues&limit=500")
 
 def pct(xs, p):
     xs = sorted(xs)
@@ -52,27 +125,22 @@ def scrub(revisions):
     out = []
     for r in revisions:
         t = time.perf_counter()
-        for obj in ("quotas", "queues"):
-            urllib.request.urlopen("%sapi/at?revision=%d&object=%s" % (url, r, obj)).read()
+        for path in PAGE:
+            urllib.request.urlopen(url + "api/" + path % r).read()
         out.append(time.perf_counter() - t)
     return out
 
 # Dragging: the scrubber moves forward a few hundred records at a time from a random start.
 start = random.randrange(1, max(2, head - 50 * 400))
 drag = scrub([min(head, start + i * random.randrange(50, 400)) for i in range(50)])
-step = []
-for r in revisions:
-    t = time.perf_counter()
-    for obj in ("quotas", "queues"):
-        urllib.request.urlopen("%sapi/at?revision=%d&object=%s" % (url, r, obj)).read()
-    step.append(time.perf_counter() - t)
+step = scrub(revisions)
 cli = []
 for r in revisions[: max(10, len(revisions) // 10)]:
     t = time.perf_counter()
     subprocess.run([koordq, "at", "rev:%d" % r, "quotas", "-o", "json", "--journal-dir", journal], capture_output=True, check=True)
     cli.append(time.perf_counter() - t)
 print("journal: %d records; %d scrub steps at random revisions" % (head, len(step)))
-print("console step (quotas + queues), random revisions: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms" % (pct(step, 50), pct(step, 90), pct(step, 99)))
+print("console step (tree + queues), random revisions: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms" % (pct(step, 50), pct(step, 90), pct(step, 99)))
 print("console step while dragging forward (50 steps of 50-400 records): p50 %.1f ms, p99 %.1f ms" % (pct(drag, 50), pct(drag, 99)))
 print("koordq at rev:N quotas (process): p50 %.1f ms, p99 %.1f ms over %d calls; step p50 / at p50 = %.2f" % (
     pct(cli, 50), pct(cli, 99), len(cli), pct(step, 50) / pct(cli, 50)))

@@ -3,7 +3,10 @@
 'use strict';
 
 const $ = (id) => document.getElementById(id);
-const state = { notice: null, journal: null, revision: 0, compare: null, queue: null, unit: null, playing: null, follow: false };
+const state = { notice: null, journal: null, revision: 0, compare: null, queue: null, unit: null, playing: null, follow: false,
+  quotaMatch: '', queueMatch: '', unitsMatch: '' };
+// How many items a list asks for: a tree of 10,000 quotas or 100,000 units is cut, and says so.
+const limits = { quotas: 500, queues: 500, units: 1000, found: 200, diff: 200 };
 const inflight = new Map();  // one request per panel; a newer one cancels the older
 
 function el(tag, attrs, ...children) {
@@ -15,11 +18,11 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-// A list the server cut (it answers at most 1000 items per list): say how many are not shown.
-function cutNote(list, what) {
+// A list the server cut: say how many are not shown and how to reach them.
+function cutNote(list, what, how) {
   const remaining = list.metadata && list.metadata.remainingItemCount;
-  return remaining > 0 ? el('p', { class: 'tag cut', text: 'showing the first ' + list.items.length + ' ' + what + '; ' + remaining +
-    ' more not shown (use koordq at … --limit for all)' }) : null;
+  return remaining > 0 ? el('p', { class: 'cut', role: 'note', text: list.items.length + ' ' + what + ' shown, ' + remaining +
+    ' not shown — ' + how }) : null;
 }
 
 function setStatus(message, isError) {
@@ -35,7 +38,8 @@ async function api(slot, path, params) {
   try {
     const response = await fetch('api/' + path + (query ? '?' + query : ''), { signal: controller.signal });
     let body;
-    try { body = await response.json(); } catch (e) { throw new Error('the server answered ' + response.status + ' without JSON'); }
+    // Cancelled while the body was read (a newer request took the slot): not the server's fault.
+    try { body = await response.json(); } catch (e) { if (aborted(e)) throw e; throw new Error('the server answered ' + response.status + ' without JSON'); }
     if (!response.ok) throw new Error(body.error || ('HTTP ' + response.status));
     return body;
   } finally {
@@ -164,7 +168,7 @@ let blocking = null;  // {quota, resource} of the selected unit's latest refused
 
 function renderQuotas(list) {
   const byName = new Map(list.items.map((q) => [q.metadata.name, q]));
-  const depth = (q) => { let d = 0; let p = byName.get(q.parent); while (p && d < 5) { d++; p = byName.get(p.parent); } return d; };
+  const depth = (q) => { let d = 0; let p = byName.get(q.parent); while (p && d < 64) { d++; p = byName.get(p.parent); } return d; };
   const children = new Map();
   for (const q of list.items) {
     const parent = byName.has(q.parent) ? q.parent : '';
@@ -193,7 +197,9 @@ function renderQuotas(list) {
       if (full) bar.classList.add('full');
       const blocks = blocking && blocking.quota === q.metadata.name && blocking.resource === r;
       if (blocks) bar.classList.add('blocking');
-      const nameCell = el('td', { class: 'depth-' + depth(q) }, i === 0 ? q.metadata.name : '');
+      const hidden = i === 0 && list.hiddenChildren && list.hiddenChildren[q.metadata.name];
+      const nameCell = el('td', { class: 'depth-' + Math.min(5, depth(q)) }, i === 0 ? q.metadata.name : '',
+        hidden ? el('span', { class: 'tag', text: ' (' + hidden + ' children not shown)' }) : null);
       body.append(el('tr', { 'data-quota': q.metadata.name, 'data-resource': r }, nameCell, el('td', { text: r }),
         el('td', { text: (q.min || {})[r] || '' }), el('td', { class: 'used-value', text: (q.used || {})[r] || '0' }),
         el('td', { text: (q.max || {})[r] || '' }),
@@ -201,7 +207,9 @@ function renderQuotas(list) {
     });
   }
   table.append(body);
-  $('quota-tree').replaceChildren(...[cutNote(list, 'quotas'), table].filter(Boolean));
+  const how = state.quotaMatch ? 'narrow the search' : 'the tree is cut from the top down; find a quota by name to see its branch';
+  $('quota-tree').replaceChildren(...[cutNote(list, 'quotas', how),
+    list.items.length ? table : el('p', { text: state.quotaMatch ? 'no quota named like "' + state.quotaMatch + '"' : 'no quotas at this revision' })].filter(Boolean));
 }
 
 function unitRow(u) {
@@ -215,14 +223,18 @@ function unitRow(u) {
 
 async function renderQueueUnits(name, container, revision) {
   try {
-    const units = await api('queue-units', 'at', { revision, object: 'queue', name });
+    const params = { revision, object: 'queue', name, limit: limits.units };
+    if (state.unitsMatch) params.match = state.unitsMatch;
+    const units = await api('queue-units', 'at', params);
     const table = el('table', { 'aria-label': 'Units of queue ' + name },
       el('thead', {}, el('tr', {}, el('th', { text: 'unit' }), el('th', { text: 'phase' }), el('th', { text: 'position' }),
         el('th', { text: 'priority' }), el('th', { text: 'request' }))));
     const body = el('tbody');
     for (const u of units.items) body.append(unitRow(u));
     table.append(body);
-    container.replaceChildren(...[cutNote(units, 'units'), units.items.length ? table : el('p', { text: 'no units' })].filter(Boolean));
+    const how = state.unitsMatch ? 'narrow the search' : 'find a unit of this queue by name above';
+    container.replaceChildren(...[cutNote(units, 'units', how),
+      units.items.length ? table : el('p', { text: state.unitsMatch ? 'no unit named like "' + state.unitsMatch + '"' : 'no units' })].filter(Boolean));
   } catch (e) { if (!aborted(e)) container.replaceChildren(el('p', { class: 'error', text: e.message })); }
 }
 
@@ -235,20 +247,41 @@ function renderQueues(list, revision) {
     details.append(el('summary', { text: name + ' (' + q.policy + ') — active ' + q.activeCount + ', backoff ' + q.backoffCount +
       ', admitted ' + (q.assumedCount ?? 0) + (counts ? ' — ' + counts : '') }));
     const units = el('div', { class: 'units' });
-    details.append(units);
+    const find = el('form', { class: 'controls' });
+    const findId = 'units-match-' + name;
+    const input = el('input', { id: findId, type: 'search', spellcheck: 'false', placeholder: 'part of NS/NAME', value: state.queue === name ? state.unitsMatch : '' });
+    find.append(el('label', { for: findId, text: 'Find a unit of ' + name }), input, el('button', { type: 'submit', text: 'find' }));
+    find.addEventListener('submit', (e) => { e.preventDefault(); state.unitsMatch = input.value.trim(); renderQueueUnits(name, units, state.revision); });
+    details.append(find, units);
     if (state.queue === name) { details.open = true; renderQueueUnits(name, units, revision); }
     details.addEventListener('toggle', () => {
-      if (details.open) { state.queue = name; writeUrl(); renderQueueUnits(name, units, state.revision); }
+      if (details.open) { if (state.queue !== name) state.unitsMatch = ''; state.queue = name; writeUrl(); renderQueueUnits(name, units, state.revision); }
       else if (state.queue === name) { state.queue = null; writeUrl(); }
     });
     wrap.append(details);
   }
-  $('queue-list').replaceChildren(...[cutNote(list, 'queues'), list.items.length ? wrap : el('p', { text: 'no queues at this revision' })].filter(Boolean));
+  const how = state.queueMatch ? 'narrow the search' : 'find a queue by name';
+  $('queue-list').replaceChildren(...[cutNote(list, 'queues', how),
+    list.items.length ? wrap : el('p', { text: state.queueMatch ? 'no queue named like "' + state.queueMatch + '"' : 'no queues at this revision' })].filter(Boolean));
+}
+
+function quotaParams(revision) {
+  const p = { revision, limit: limits.quotas };
+  if (state.quotaMatch) p.match = state.quotaMatch;
+  return p;
+}
+
+function queueParams(revision) {
+  const p = { revision, object: 'queues', limit: limits.queues };
+  if (state.queueMatch) p.match = state.queueMatch;
+  return p;
 }
 
 async function show(revision) {
+  // A large journal's first state takes a while to rebuild: say what the page waits for.
+  const slow = setTimeout(() => setStatus('rebuilding the state at revision ' + revision + ' from the journal…'), 700);
   try {
-    const [quotas, queues] = await Promise.all([api('quotas', 'at', { revision, object: 'quotas' }), api('queues', 'at', { revision, object: 'queues' })]);
+    const [quotas, queues] = await Promise.all([api('quotas', 'tree', quotaParams(revision)), api('queues', 'at', queueParams(revision))]);
     if (state.unit) await renderUnit(revision);
     renderQuotas(quotas);
     renderQueues(queues, revision);
@@ -256,8 +289,36 @@ async function show(revision) {
     $('instant').textContent = 'revision ' + revision + time;
     api('resolve-time', 'resolve', { revision }).then((r) => { if (state.revision === revision) $('instant').textContent = 'revision ' + revision + ' at ' + r.time; }).catch(() => {});
     if (state.compare) await renderDiff(revision, state.compare);
+    clearTimeout(slow);
     setStatus(state.notice || '', Boolean(state.notice));
+  } catch (e) { clearTimeout(slow); if (!aborted(e)) setStatus(e.message, true); }
+}
+
+// A search narrows a list at the instant shown; the instant itself does not move.
+async function showLists() {
+  const revision = state.revision;
+  try {
+    const [quotas, queues] = await Promise.all([api('quotas', 'tree', quotaParams(revision)), api('queues', 'at', queueParams(revision))]);
+    renderQuotas(quotas);
+    renderQueues(queues, revision);
   } catch (e) { if (!aborted(e)) setStatus(e.message, true); }
+}
+
+// Units whose NAMESPACE/NAME contains a text, found by the server among every unit at the instant.
+async function findUnits(text) {
+  if (!text) { $('unit-matches').replaceChildren(el('p', { class: 'error', text: 'type a part of a unit\'s namespace/name to find it' })); return; }
+  try {
+    const found = await api('find', 'at', { revision: state.revision, object: 'units', match: text, limit: limits.found });
+    const list = el('ul', { 'aria-label': 'Units named like ' + text });
+    for (const u of found.items) {
+      const key = u.namespace + '/' + u.name;
+      const link = el('a', { href: '#unit', 'data-found': key, text: key });
+      link.addEventListener('click', (e) => { e.preventDefault(); selectUnit(key); });
+      list.append(el('li', {}, link, ' ' + u.phase + ' in ' + (u.queueName || '(no queue)')));
+    }
+    $('unit-matches').replaceChildren(...[cutNote(found, 'units', 'narrow the search'),
+      found.items.length ? list : el('p', { text: 'no unit named like "' + text + '" at revision ' + state.revision })].filter(Boolean));
+  } catch (e) { if (!aborted(e)) $('unit-matches').replaceChildren(el('p', { class: 'error', text: e.message })); }
 }
 
 // --- a unit and its story -------------------------------------------------------------------------
@@ -300,43 +361,16 @@ async function renderUnit(revision) {
   }
 }
 
-// --- the difference between two instants ------------------------------------------------------------
-async function unitsAt(revision) {
-  const queues = await api('diff-queues-' + revision, 'at', { revision, object: 'queues' });
-  const units = new Map();
-  for (const q of queues.items) {
-    const list = await api('diff-units-' + revision, 'at', { revision, object: 'queue', name: q.metadata.name });
-    for (const u of list.items) units.set(u.metadata.namespace + '/' + u.metadata.name, u);
-  }
-  return units;
-}
-
-const admittedPhases = new Set(['Dequeued', 'Reserved', 'Running', 'Succeed', 'SchedSucceed']);
-
+// --- the difference between two instants: one request, the server compares ---------------------------
 async function renderDiff(a, b) {
   try {
-    const [ua, ub, qa, qb] = await Promise.all([unitsAt(a), unitsAt(b), api('diff-qa', 'at', { revision: a, object: 'quotas' }), api('diff-qb', 'at', { revision: b, object: 'quotas' })]);
-    const [from, to, fromRev, toRev] = a <= b ? [ua, ub, a, b] : [ub, ua, b, a];
-    const admitted = [], left = [], moved = [], arrived = [];
-    for (const [k, u] of to) {
-      const before = from.get(k);
-      if (!before) arrived.push(k);
-      else if (admittedPhases.has(u.phase) && !admittedPhases.has(before.phase)) admitted.push(k);
-      else if (before.positionInQueue != null && u.positionInQueue != null && before.positionInQueue !== u.positionInQueue) moved.push(k + ' ' + before.positionInQueue + '→' + u.positionInQueue);
-    }
-    for (const k of from.keys()) if (!to.has(k)) left.push(k);
-    const quotaChanges = [];
-    const [qFrom, qTo] = a <= b ? [qa, qb] : [qb, qa];
-    const before = new Map(qFrom.items.map((q) => [q.metadata.name, q]));
-    for (const q of qTo.items) {
-      const p = before.get(q.metadata.name);
-      const used = JSON.stringify(q.used || {}), was = p ? JSON.stringify(p.used || {}) : '(absent)';
-      if (used !== was) quotaChanges.push(q.metadata.name + ': used ' + was + ' → ' + used);
-    }
-    const section = (title, items) => el('details', { open: '' }, el('summary', { text: title + ' (' + items.length + ')' }),
-      el('ul', {}, ...items.slice(0, 500).map((t) => el('li', { text: t }))));
-    $('diff-body').replaceChildren(el('p', { text: 'from revision ' + fromRev + ' to ' + toRev }), section('admitted', admitted),
-      section('arrived', arrived), section('left', left), section('moved', moved), section('quota changes', quotaChanges));
+    const d = await api('diff', 'diff', { revision: a, compare: b, limit: limits.diff });
+    const section = (title, part) => el('details', { open: '' },
+      el('summary', { text: title + ' (' + part.total + ')' }),
+      el('ul', {}, ...part.items.map((t) => el('li', { text: t }))),
+      part.total > part.items.length ? el('p', { class: 'cut', role: 'note', text: part.items.length + ' shown, ' + (part.total - part.items.length) + ' not shown' }) : null);
+    $('diff-body').replaceChildren(el('p', { text: 'from revision ' + d.from + ' to ' + d.to }), section('admitted', d.admitted),
+      section('arrived', d.arrived), section('left', d.left), section('moved', d.moved), section('quota changes', d.quotaChanges));
   } catch (e) { if (!aborted(e)) $('diff-body').replaceChildren(el('p', { class: 'error', text: e.message })); }
 }
 
@@ -362,6 +396,7 @@ async function refreshJournal() {
     const j = await api('journal', 'journal');
     const grew = !state.journal || j.head !== state.journal.head;
     state.journal = j;
+    $('moved').textContent = j.moved || '';
     $('journal').textContent = (j.live ? 'live · ' : 'journal ' + j.source + ' · ') + j.uuid + ' · revisions ' + j.first + '…' + j.head +
       ' · ' + j.firstTime + ' … ' + j.headTime;
     $('scrubber').min = j.first; $('scrubber').max = j.head;
@@ -390,13 +425,16 @@ function bind() {
     } catch (err) { if (!aborted(err)) setStatus(err.message, true); }
   });
   $('unit-form').addEventListener('submit', (e) => { e.preventDefault(); selectUnit($('unit-name').value.trim()); });
+  $('unit-find').addEventListener('click', () => findUnits($('unit-name').value.trim()));
+  $('quota-form').addEventListener('submit', (e) => { e.preventDefault(); state.quotaMatch = $('quota-match').value.trim(); showLists(); });
+  $('queue-form').addEventListener('submit', (e) => { e.preventDefault(); state.queueMatch = $('queue-match').value.trim(); showLists(); });
   $('strip').addEventListener('click', (e) => {
     const j = state.journal;
     const rect = $('strip').getBoundingClientRect();
     goTo(j.first + ((e.clientX - rect.left) / rect.width) * (j.head - j.first));
   });
   document.addEventListener('keydown', (e) => {
-    if (e.target.matches('input[type=text], input[type=number], select, textarea')) return;
+    if (e.target.matches('input[type=text], input[type=search], input[type=number], select, textarea')) return;
     if (e.key === 'n') step('next');
     else if (e.key === 'p') step('prev');
     // Space keeps its own meaning on a control (press a button, tick a checkbox, open a summary).

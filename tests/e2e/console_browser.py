@@ -2,13 +2,17 @@
 """Drives the koordq console in headless Chromium (Debian's chromium + chromium-driver, through
 python3-selenium) and compares what the page shows with what the CLI prints for the same revision.
 
-Usage: console_browser.py KOORDQ CONSOLE_URL JOURNAL_DIR SCRATCH [--moving] [--follow]
-  --moving  the journal is being written (a revision after the head may be the head of later)
-  --follow  also check that "follow the head" moves the view as the journal grows
+Usage: console_browser.py KOORDQ CONSOLE_URL JOURNAL_DIR SCRATCH [--moving] [--follow] [--huge] [--quarantine]
+  --moving      the journal is being written (a revision after the head may be the head of later)
+  --follow      also check that "follow the head" moves the view as the journal grows
+  --huge        instead: a journal of scripts/make-watch-events.py (lists cut, searches, one diff request)
+  --quarantine  instead: quarantine the journal under the page (a serve finds it without HEAD)
 Prints one line per check (`ok <what>` / `FAIL <what>: <why>`) and exits 1 when any failed.
 Screenshots go to SCRATCH/console-*.png.
 """
 import json
+import os
+import re
 import subprocess
 import sys
 import time
@@ -22,6 +26,8 @@ from selenium.webdriver.common.keys import Keys
 koordq, base, journal, scratch = sys.argv[1:5]
 moving = "--moving" in sys.argv or "--follow" in sys.argv
 follow_check = "--follow" in sys.argv
+huge_check = "--huge" in sys.argv
+quarantine_check = "--quarantine" in sys.argv
 failures = 0
 
 
@@ -117,7 +123,7 @@ def cli_units(revision, queue):
     return units
 
 
-try:
+def standard_checks():
     stat = subprocess.run([koordq, "journal", "stat", "--journal-dir", journal, "-o", "json"], capture_output=True,
                           text=True, timeout=60)
     head = json.loads(stat.stdout)["records"]
@@ -231,6 +237,141 @@ try:
     errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "favicon" not in e["message"]
               and " 400 " not in e["message"] and " 404 " not in e["message"]]
     check("no errors in the browser console", not errors, str(errors[:3]))
+
+def browser_errors():
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "favicon" not in e["message"]
+            and " 400 " not in e["message"] and " 404 " not in e["message"]]
+
+
+def requests_named(part):
+    return driver.execute_script(
+        "return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes(arguments[0])).length", part)
+
+
+def cut_note(container):
+    notes = driver.find_elements(By.CSS_SELECTOR, "#%s .cut" % container)
+    return notes[0].text if notes else ""
+
+
+def submit_search(input_id, value):
+    box = driver.find_element(By.ID, input_id)
+    box.clear()
+    box.send_keys(value, Keys.ENTER)
+
+
+def huge_checks():
+    """A journal of a huge tree (made by scripts/make-watch-events.py): every list is cut and says
+    so, a queue, a quota and a unit are found by name on the server, the difference is one request."""
+    head = json.loads(subprocess.run([koordq, "journal", "stat", "--journal-dir", journal, "-o", "json"],
+                                     capture_output=True, text=True, timeout=60).stdout)["records"]
+    started = time.time()
+    driver.get(base + "?revision=%d" % head)
+    wait(lambda: rendered_at(head), timeout=90, what="the head of the huge journal rendered")
+    print("  first render of revision %d: %.1f s" % (head, time.time() - started))
+    check("the quota tree says how many quotas it does not show", "not shown" in cut_note("quota-tree"),
+          cut_note("quota-tree"))
+    rows = driver.find_elements(By.CSS_SELECTOR, "#quota-tree tr[data-quota]")
+    names = [r.get_attribute("data-quota") for r in rows]
+    check("the tree is cut from the top: the root and every department are shown",
+          "org" in names and any(n.startswith("dept-") for n in names) and len(set(names)) <= 500, str(len(set(names))))
+    expected = cli_quota_used(head)
+    shown = {k: v for k, v in page_quota_used().items() if k in expected}
+    check("the shown quotas' usage equals `koordq at rev:%d quotas`" % head,
+          len(shown) > 0 and all(expected[k] == v for k, v in shown.items()), str(list(shown.items())[:3]))
+    check("the queue list says how many queues it does not show", "not shown" in cut_note("queue-list"),
+          cut_note("queue-list"))
+
+    submit_search("queue-match", "team-00007")
+    wait(lambda: driver.find_elements(By.CSS_SELECTOR, "details[data-queue]") and all(
+        "team-00007" in d.get_attribute("data-queue") for d in driver.find_elements(By.CSS_SELECTOR, "details[data-queue]")),
+        what="the queues named like team-00007")
+    check("finding a queue by name lists only the queues named like it",
+          [d.get_attribute("data-queue") for d in driver.find_elements(By.CSS_SELECTOR, "details[data-queue]")][0] == "team-00007")
+
+    submit_search("queue-match", "team-00000")
+    summary = wait(lambda: driver.find_element(By.CSS_SELECTOR, "details[data-queue='team-00000'] summary"))
+    summary.send_keys(Keys.ENTER)
+    wait(lambda: driver.find_elements(By.CSS_SELECTOR, "details[data-queue='team-00000'] tr[data-unit-row]"),
+         what="the units of the big queue")
+    check("the big queue's units say how many are not shown", "not shown" in cut_note("queue-list"), cut_note("queue-list"))
+    submit_search("units-match-team-00000", "job-000124")
+    wait(lambda: [r.get_attribute("data-unit-row") for r in driver.find_elements(
+        By.CSS_SELECTOR, "details[data-queue='team-00000'] tr[data-unit-row]")] == ["ns-24/job-000124"],
+        what="the unit found in the big queue")
+    page_q = page_units("team-00000")
+    cli_q = {k: v for k, v in cli_units(head, "team-00000").items() if k == "ns-24/job-000124"}
+    check("a unit found in its queue shows the phase and position `koordq at` prints", page_q == cli_q,
+          "page %s, cli %s" % (page_q, cli_q))
+
+    submit_search("quota-match", "team-00042")
+    wait(lambda: "team-00042" in [r.get_attribute("data-quota") for r in driver.find_elements(
+        By.CSS_SELECTOR, "#quota-tree tr[data-quota]")], what="the quota found by name")
+    found = sorted(set(r.get_attribute("data-quota") for r in driver.find_elements(By.CSS_SELECTOR, "#quota-tree tr[data-quota]")))
+    check("finding a quota shows its branch: the quota and its ancestors", found == ["dept-%03d" % (42 % 20), "org", "team-00042"],
+          str(found))
+
+    driver.find_element(By.ID, "unit-name").send_keys("job-00")
+    driver.find_element(By.ID, "unit-find").send_keys(Keys.ENTER)
+    wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#unit-matches a[data-found]"), what="the units found by name")
+    check("finding units by part of the name lists them and says how many are not shown",
+          len(driver.find_elements(By.CSS_SELECTOR, "#unit-matches a[data-found]")) == 200
+          and "not shown" in cut_note("unit-matches"), cut_note("unit-matches"))
+    found_unit = driver.find_element(By.CSS_SELECTOR, "#unit-matches a[data-found]")
+    key = found_unit.get_attribute("data-found")
+    found_unit.send_keys(Keys.ENTER)
+    wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#story li"), what="the story of a found unit")
+    check("a found unit's story is shown and the URL names it", "unit=" + key.replace("/", "%2F") in driver.current_url,
+          driver.current_url)
+    driver.save_screenshot(scratch + "/console-huge.png")
+
+    compare = max(1, head - 300)
+    driver.get(base + "?revision=%d&compare=%d" % (head, compare))
+    wait(lambda: "from revision" in text("diff-body"), timeout=90, what="the difference of the huge journal")
+    check("the difference is one request, not one per queue",
+          requests_named("api/diff") == 1 and requests_named("object=queue&") == 0,
+          "diff %d, per queue %d" % (requests_named("api/diff"), requests_named("object=queue&")))
+    moved = re.search(r"moved \((\d+)\)", text("diff-body"))
+    check("the difference names the units moved by the priorities changed between the two revisions",
+          moved is not None and int(moved.group(1)) > 0, text("diff-body")[:200])
+    driver.save_screenshot(scratch + "/console-huge-diff.png")
+    errors = browser_errors()
+    check("no errors in the browser console", not errors, str(errors[:3]))
+
+
+def quarantine_checks():
+    """The journal is quarantined while the page reads it: a serve finds it corrupt (no HEAD beside
+    its records), moves it aside and starts a new one in its place."""
+    head = json.loads(subprocess.run([koordq, "journal", "stat", "--journal-dir", journal, "-o", "json"],
+                                     capture_output=True, text=True, timeout=60).stdout)["records"]
+    revision = max(1, head // 2)
+    driver.get(base + "?revision=%d" % revision)
+    wait(lambda: rendered_at(revision), what="revision %d rendered" % revision)
+    os.remove(os.path.join(journal, "HEAD"))
+    serve = subprocess.run([koordq, "serve", "--simulate", "--simulate-clock", "virtual", "--simulate-duration", "5s",
+                            "--journal-dir", journal, "--metrics-bind-address", "127.0.0.1:0", "--api-handler-port", "0"],
+                           cwd=scratch, capture_output=True, text=True, timeout=120)
+    check("a serve quarantines the journal without HEAD", "quarantin" in serve.stderr + serve.stdout,
+          (serve.stderr + serve.stdout)[-300:])
+    wait(lambda: "quarantined to" in text("moved"), timeout=20, what="the page saying the journal was quarantined")
+    check("the page says the journal was quarantined and where it went", journal + ".quarantined-" in text("moved"),
+          text("moved"))
+    driver.find_element(By.TAG_NAME, "body").send_keys("n")
+    time.sleep(1.5)
+    check("the page stays usable: it still shows an instant and a message, not a blank page",
+          bool(driver.find_elements(By.CSS_SELECTOR, "#quota-tree table")) and text("moved") != "", text("status"))
+    driver.get(base)
+    wait(lambda: "quarantined to" in text("moved"), what="the message after a reload")
+    check("a reload says it again", True)
+    driver.save_screenshot(scratch + "/console-quarantined.png")
+    errors = browser_errors()
+    check("no errors in the browser console", not errors, str(errors[:3]))
+try:
+    if huge_check:
+        huge_checks()
+    elif quarantine_check:
+        quarantine_checks()
+    else:
+        standard_checks()
 except Exception as e:  # a timeout or a driver error is a failed check, with the page saved
     check("the console run", False, "%s: %s" % (type(e).__name__, e))
     try:
