@@ -5,8 +5,8 @@
 # verify over the archive alone give the local journal's answers. Then what an archive must
 # survive and catch: the gateway gone for a while under a running serve (nothing lost, the backlog
 # uploaded after, the failures counted), Object Lock refusing a delete, and a deleted, truncated or
-# foreign segment each named by `archive verify`; wrong credentials and a bucket without the lock
-# named with their fix.
+# foreign segment each named by `archive verify`; wrong credentials, a missing bucket and a bucket
+# without the lock named with their fix.
 #   archive_test.sh KOORDQ S3_CLIENT_PROBE S3_SERVER_SH
 set -uo pipefail
 koordq="$(readlink -f "$1")"
@@ -159,6 +159,20 @@ run archive ls --archive-url "s3://no-such-bucket-koordq/x"
 check "a missing bucket: exit 3, named" grep -q 'no-such-bucket-koordq' "$err"
 run archive ls --archive-url "https://$bucket"
 check "a URL that is not s3://: exit 2" test "$code" = 2
+plain_bucket="koordq-plain"
+empty_sha256=e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+status="$(curl -sS -o /dev/null -w '%{http_code}' --aws-sigv4 "aws:amz:$AWS_REGION:s3" \
+  --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" -X PUT -H "x-amz-content-sha256: $empty_sha256" \
+  "$AWS_ENDPOINT_URL/$plain_bucket")"
+check "a bucket without Object Lock is made" test "$status" = 200
+run serve --simulate --simulate-clock virtual --simulate-duration 20s --seed 1 --journal-dir "$scratch/plain" \
+  --enable-api-handler=false --enable-visibility-server=false --metrics-bind-address 127.0.0.1:0 \
+  --archive-url "s3://$plain_bucket/x" --archive-lock-days 1
+check "--archive-lock-days on a bucket without Object Lock: the simulation still runs to its end" test "$code" = 0
+check "the log names the missing lock and the fix, once" \
+  test "$(grep -c "bucket $plain_bucket has no Object Lock, which --archive-lock-days 1 needs; create the bucket with Object Lock enabled" "$err")" = 1
+run archive ls --archive-url "s3://$plain_bucket/x"
+check "and nothing was uploaded unlocked" grep -q "holds no journal" "$out"
 
 # 5. A serve with a wall clock while the gateway goes away and comes back: ingest goes on, the
 # failures are counted, and the backlog is uploaded after.
