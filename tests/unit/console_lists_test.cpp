@@ -96,7 +96,8 @@ TEST_F(ConsoleLists, queues_and_units_are_found_by_a_part_of_their_name) {
   ASSERT_EQ(in_queue["items"].Size(), 10u);
   EXPECT_STREQ(in_queue["items"][0]["metadata"]["name"].GetString(), "job-120");
   int64_t whole_queue_position = -1;
-  for (const auto& item : parse(*api::render_queue_units(d.s, 5, "team-01", {}, {}))["items"].GetArray()) {
+  const auto whole_queue = parse(*api::render_queue_units(d.s, 5, "team-01", {}, {}));
+  for (const auto& item : whole_queue["items"].GetArray()) {
     if (std::string(item["metadata"]["name"].GetString()) == "job-120")
       whole_queue_position = item["positionInQueue"].GetInt();
   }
