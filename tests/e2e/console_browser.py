@@ -74,6 +74,13 @@ def text(element_id):
     return driver.find_element(By.ID, element_id).text
 
 
+def press(by, selector, keys):
+    """Finds the element and sends it `keys`, in one try (wait() tries again when the page re-rendered
+    it in between)."""
+    driver.find_element(by, selector).send_keys(keys)
+    return True
+
+
 def shown_revision():
     return int(driver.find_element(By.ID, "scrubber").get_attribute("value"))
 
@@ -85,6 +92,11 @@ def rendered_at(revision):
 
 
 def page_quota_used():
+    # Read again when the page re-renders the table while it is being read (a one-tuple is truthy).
+    return wait(lambda: (read_quota_used(),), what="the quota table")[0]
+
+
+def read_quota_used():
     used = {}
     for row in driver.find_elements(By.CSS_SELECTOR, "#quota-tree tr[data-quota]"):
         resource = row.get_attribute("data-resource")
@@ -102,6 +114,11 @@ def cli_quota_used(revision):
 
 
 def page_units(queue):
+    # Read again when the page re-renders the table while it is being read (a one-tuple is truthy).
+    return wait(lambda: (read_units(queue),), what="the units of queue " + queue)[0]
+
+
+def read_units(queue):
     rows = wait(lambda: driver.find_elements(By.CSS_SELECTOR, "details[data-queue='%s'] tr[data-unit-row]" % queue)
                 or driver.find_elements(By.XPATH, "//details[@data-queue='%s']//p[text()='no units']" % queue),
                 what="the units of queue " + queue)
@@ -139,8 +156,8 @@ def standard_checks():
 
     queues = cli("at", "rev:%d" % revision, "queues", "-o", "json")["items"]
     busiest = max(queues, key=lambda q: sum(q.get("phaseCounts", {}).values()))["metadata"]["name"]
-    summary = wait(lambda: driver.find_element(By.CSS_SELECTOR, "details[data-queue='%s'] summary" % busiest))
-    summary.send_keys(Keys.ENTER)  # keyboard only
+    wait(lambda: press(By.CSS_SELECTOR, "details[data-queue='%s'] summary" % busiest, Keys.ENTER),
+         what="opening queue " + busiest)  # keyboard only
     page_q, cli_q = page_units(busiest), cli_units(revision, busiest)
     check("queue %s's units, phases and positions equal `koordq at rev:%d queue %s`" % (busiest, revision, busiest),
           page_q == cli_q and len(cli_q) > 0, "page %d units, cli %d" % (len(page_q), len(cli_q)))
@@ -148,15 +165,15 @@ def standard_checks():
 
     # A unit's story, as `koordq explain --at rev:N -o json` tells it.
     unit = sorted(cli_q)[0]
-    link = driver.find_element(By.CSS_SELECTOR, "a[data-unit='%s']" % unit)
-    link.send_keys(Keys.ENTER)
+    wait(lambda: press(By.CSS_SELECTOR, "a[data-unit='%s']" % unit, Keys.ENTER), what="opening unit " + unit)
     story = cli("explain", unit, "--at", "rev:%d" % revision, "-o", "json")
     wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#story li")) == len(story["entries"]),
          what="the story of " + unit)
-    seqs = [int(li.get_attribute("data-seq")) for li in driver.find_elements(By.CSS_SELECTOR, "#story li")]
+    seqs = wait(lambda: [int(li.get_attribute("data-seq")) for li in driver.find_elements(By.CSS_SELECTOR, "#story li")],
+                what="the story's records")
     check("the story of %s lists the records `koordq explain` lists" % unit,
           seqs == [e["seq"] for e in story["entries"]], "page %s, cli %s" % (seqs[:5], [e["seq"] for e in story["entries"]][:5]))
-    first_line = driver.find_element(By.CSS_SELECTOR, "#story li").text
+    first_line = wait(lambda: driver.find_element(By.CSS_SELECTOR, "#story li").text, what="the story's first line")
     check("each story line carries explain's summary", story["entries"][0]["summary"] in first_line, first_line)
     driver.save_screenshot(scratch + "/console-revision.png")
 
@@ -214,8 +231,7 @@ def standard_checks():
         wait(lambda: text("journal").startswith("live"), what="the live header")
         check("a running serve's console says it is live", True)
     if follow_check:
-        follow = driver.find_element(By.ID, "follow")
-        follow.send_keys(" ")
+        wait(lambda: press(By.ID, "follow", " "), what="ticking follow")
         first = shown_revision()
         wait(lambda: shown_revision() > first, timeout=30, what="following the head")
         check("following the head moves the view as the journal grows", shown_revision() > first)
