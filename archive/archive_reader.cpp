@@ -14,12 +14,6 @@
 namespace koordq::archive {
 namespace {
 
-std::string hex(const journal::Hash& h) {
-  std::string out;
-  for (uint8_t b : h) out += fmt::format("{:02x}", b);
-  return out;
-}
-
 Result<std::string> get_segment(S3Client& client, const ArchiveLocation& at, const ArchivedSegment& segment) {
   auto object = client.get_object(at.bucket, segment.key);
   if (!object.ok()) return make_error(object.error().text);
@@ -58,7 +52,7 @@ std::string check_one(const ArchivedSegment& segment, const SegmentCheck& check,
       return fmt::format(
           "{}: its first record's prevHash {} is not the head {} of the segment before it (a fork "
           "or a replaced segment)",
-          where, hex(check.first_prev_hash), hex(before->head));
+          where, journal::to_hex(check.first_prev_hash), journal::to_hex(before->head));
     }
   }
   return {};
@@ -174,11 +168,11 @@ Result<uint64_t> export_archived_journal(S3Client& client, const ArchiveLocation
     if (segment.name.first_seq > to_seq) break;
     auto object = get_segment(client, at, segment);
     if (!object.ok()) return make_error("segment " + segment.key + ": " + object.message());
-    const SegmentCheck check = check_segment(*object, nullptr);
-    if (std::string problem = check_one(segment, check, before); !problem.empty()) return make_error(problem);
-    before = SegmentEnd{check.report.last_seq, check.report.head};
     auto text = decompress_segment(*object);
     if (!text.ok()) return make_error("segment " + segment.key + ": " + text.message());
+    const SegmentCheck check = check_segment_lines(*text, nullptr);
+    if (std::string problem = check_one(segment, check, before); !problem.empty()) return make_error(problem);
+    before = SegmentEnd{check.report.last_seq, check.report.head};
     std::string_view lines = *text;
     std::string block;
     while (!lines.empty()) {

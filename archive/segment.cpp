@@ -66,13 +66,18 @@ Result<std::string> decompress_segment(std::string_view object) {
 }
 
 SegmentCheck check_segment(std::string_view object, const journal::VerifyingKey* key) {
-  SegmentCheck out;
   auto text = decompress_segment(object);
   if (!text.ok()) {
+    SegmentCheck out;
     out.error = text.message();
     return out;
   }
-  std::istringstream in(std::move(text).value());
+  return check_segment_lines(*text, key);
+}
+
+SegmentCheck check_segment_lines(std::string_view lines, const journal::VerifyingKey* key) {
+  SegmentCheck out;
+  std::istringstream in{std::string(lines)};
   out.report = journal::verify_export(in, {}, key);
   if (out.report.broken) {
     out.error = journal::render_verify_report(out.report);

@@ -44,5 +44,7 @@ struct SegmentCheck {
   std::string error;                // empty when the segment verifies
 };
 SegmentCheck check_segment(std::string_view object, const journal::VerifyingKey* key);
+// The same over the lines decompress_segment returned (for a reader that also uses them).
+SegmentCheck check_segment_lines(std::string_view lines, const journal::VerifyingKey* key);
 
 }  // namespace koordq::archive

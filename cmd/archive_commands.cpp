@@ -13,16 +13,11 @@
 #include "cmd/exit_codes.hpp"
 #include "cmd/journal_access.hpp"
 #include "cmd/progress.hpp"
+#include "journal/hash_chain.hpp"
 #include "journal/signing_key.hpp"
 
 namespace koordq::cmd {
 namespace {
-
-std::string hex(const journal::Hash& h) {
-  std::string out;
-  for (uint8_t b : h) out += fmt::format("{:02x}", b);
-  return out;
-}
 
 struct Opened {
   archive::ArchiveLocation location;
@@ -142,7 +137,7 @@ int run_archive_verify(const ArchiveVerifyOptions& options) {
                                        [&](uint64_t done, uint64_t) { progress.update(done, 0); });
   if (!report.error.empty()) return fail_command(kCommand, report.error, kExitCheckFailed);
   std::cout << fmt::format("ok: {} segments, {} records, seq {}..{}, head {}", report.segments, report.records,
-                           report.first_seq, report.last_seq, hex(report.head));
+                           report.first_seq, report.last_seq, journal::to_hex(report.head));
   if (key) std::cout << ", signed by key " << key->key_id();
   if (!report.from_genesis)
     std::cout << " (the archive starts at seq " << report.first_seq << ", not at the journal's start)";
