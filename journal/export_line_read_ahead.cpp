@@ -6,12 +6,13 @@
 namespace koordq::journal {
 
 ExportLineReadAhead::ExportLineReadAhead(std::istream& in, size_t batch_lines, size_t max_batches)
-    : in_(in),
-      batch_lines_(batch_lines > 0 ? batch_lines : 1),
-      max_batches_(max_batches > 0 ? max_batches : 1),
-      thread_([this] { run(); }) {}
+    : reader_(in), batch_lines_(batch_lines > 0 ? batch_lines : 1), max_batches_(max_batches > 0 ? max_batches : 1) {
+  current_ = read_batch();
+  if (!current_.end) thread_ = std::thread([this] { run(); });
+}
 
 ExportLineReadAhead::~ExportLineReadAhead() {
+  if (!thread_.joinable()) return;
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
@@ -43,22 +44,26 @@ ExportLineReadAhead::Line* ExportLineReadAhead::next() {
   return &line;
 }
 
-void ExportLineReadAhead::run() {
-  LineReader reader(in_);
-  for (;;) {
-    Batch batch;
-    batch.lines.reserve(batch_lines_);
-    while (batch.lines.size() < batch_lines_) {
-      const auto text = reader.next();
-      if (!text) {
-        batch.end = true;
-        break;
-      }
-      Line& line = batch.lines.emplace_back();
-      line.offset = batch.bytes.size();
-      line.text = *text;  // its size; the consumer points it into the batch's bytes
-      batch.bytes.append(*text);
+ExportLineReadAhead::Batch ExportLineReadAhead::read_batch() {
+  Batch batch;
+  batch.lines.reserve(batch_lines_);
+  while (batch.lines.size() < batch_lines_) {
+    const auto text = reader_.next();
+    if (!text) {
+      batch.end = true;
+      break;
     }
+    Line& line = batch.lines.emplace_back();
+    line.offset = batch.bytes.size();
+    line.text = *text;  // its size; the consumer points it into the batch's bytes
+    batch.bytes.append(*text);
+  }
+  return batch;
+}
+
+void ExportLineReadAhead::run() {
+  for (;;) {
+    Batch batch = read_batch();
     if (ready_count_.load(std::memory_order_relaxed) >= 2) {
       for (Line& line : batch.lines) {
         line.rendered = record_of_rendered_line(std::string_view(batch.bytes).substr(line.offset, line.text.size()));

@@ -3,7 +3,8 @@
 // rendering of its record (record_of_rendered_line), the bulk of `journal verify --export`'s work,
 // so that two cores share it. A batch read while fewer than two wait is handed over unmatched and
 // its lines are matched by the consumer (as ReadAhead does with records), so neither thread waits
-// for the other.
+// for the other. The first batch is read on the constructing thread, and the thread starts only
+// when the input goes on after it: a short export (a fuzz input, a small range) starts none.
 #pragma once
 
 #include <atomic>
@@ -17,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "journal/line_reader.hpp"
 #include "journal/stored_record.hpp"
 
 namespace koordq::journal {
@@ -46,9 +48,10 @@ class ExportLineReadAhead {
     bool end = false;
   };
 
+  Batch read_batch();
   void run();
 
-  std::istream& in_;
+  LineReader reader_;  // the constructing thread's until the thread starts, then the thread's
   const size_t batch_lines_;
   const size_t max_batches_;
   std::mutex mu_;
@@ -59,7 +62,7 @@ class ExportLineReadAhead {
   Batch current_;
   size_t at_ = 0;
   bool finished_ = false;
-  std::thread thread_;  // last: started once everything above is constructed
+  std::thread thread_;  // started after the first batch when there is more
 };
 
 }  // namespace koordq::journal

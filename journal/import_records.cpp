@@ -54,7 +54,7 @@ std::optional<std::string> read_import_events(std::string_view input, schema::Ra
                                               const std::function<void(const std::string&)>& warn,
                                               const std::function<void(std::unique_ptr<CapnpRecordBody>)>& on_body,
                                               uint64_t& skipped) {
-  schema::JsonDecoder decoder;
+  thread_local schema::JsonDecoder decoder;   // its parser's buffers too
   thread_local simdjson::dom::parser parser;  // keeps its buffers from one import to the next
   const simdjson::padded_string padded(input);
   // One batch holds the whole input (parse_many needs every document inside a batch); small inputs

@@ -6,6 +6,7 @@ koordq_gtest(journal_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/journal_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/journal_writer_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/journal_export_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/line_reader_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/capnp_json_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/journal_retention_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/read_ahead_cursor_test.cpp
