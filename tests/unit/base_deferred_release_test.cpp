@@ -12,6 +12,9 @@ namespace koordq::base {
 namespace {
 
 struct Tracked {
+  Tracked(std::atomic<int>* freed_count, std::thread::id* freed_thread) : freed(freed_count), freed_on(freed_thread) {}
+  Tracked(const Tracked&) = delete;
+  Tracked& operator=(const Tracked&) = delete;
   std::atomic<int>* freed;
   std::thread::id* freed_on;
   ~Tracked() {
@@ -24,7 +27,7 @@ TEST(DeferredRelease, frees_what_it_is_given_on_a_thread_of_its_own) {
   std::atomic<int> freed{0};
   std::thread::id freed_on;
   DeferredRelease release;
-  release.release(std::make_shared<Tracked>(Tracked{&freed, &freed_on}));
+  release.release(std::make_shared<Tracked>(&freed, &freed_on));
   release.drain();
   EXPECT_EQ(freed.load(), 1);
   EXPECT_NE(freed_on, std::thread::id());
@@ -34,7 +37,7 @@ TEST(DeferredRelease, frees_what_it_is_given_on_a_thread_of_its_own) {
 TEST(DeferredRelease, a_reference_held_elsewhere_keeps_the_object) {
   std::atomic<int> freed{0};
   DeferredRelease release;
-  auto kept = std::make_shared<Tracked>(Tracked{&freed, nullptr});
+  auto kept = std::make_shared<Tracked>(&freed, nullptr);
   release.release(kept);
   release.drain();
   EXPECT_EQ(freed.load(), 0);
@@ -46,7 +49,7 @@ TEST(DeferredRelease, frees_everything_queued_before_it_is_destroyed) {
   std::atomic<int> freed{0};
   {
     DeferredRelease release;
-    for (int i = 0; i < 1000; ++i) release.release(std::make_shared<Tracked>(Tracked{&freed, nullptr}));
+    for (int i = 0; i < 1000; ++i) release.release(std::make_shared<Tracked>(&freed, nullptr));
     release.release(nullptr);  // nothing to free: ignored
   }
   EXPECT_EQ(freed.load(), 1000);
