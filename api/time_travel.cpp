@@ -81,12 +81,15 @@ std::shared_ptr<const actors::Scheduler> TimeTravel::cached(uint64_t revision) {
 void TimeTravel::remember(uint64_t revision, std::shared_ptr<const actors::Scheduler> state) {
   const size_t bytes = estimated_size(*state);
   if (bytes > options_.cache_bytes) return;
-  // Evicted states are freed once the lock is released: freeing one costs about a tenth of its
-  // restore, which cache hits of other requests would otherwise wait for.
+  // Evicted states are freed on the release thread: freeing one costs about a tenth of its
+  // restore, which this request and cache hits of other requests would otherwise wait for.
   std::vector<std::shared_ptr<const actors::Scheduler>> evicted;
-  std::lock_guard lock(cache_mu_);
-  if (cache_.contains(revision)) return;
-  evicted = cache_.put(revision, std::move(state), bytes);
+  {
+    std::lock_guard lock(cache_mu_);
+    if (cache_.contains(revision)) return;
+    evicted = cache_.put(revision, std::move(state), bytes);
+  }
+  for (auto& old : evicted) release_.release(std::move(old));
 }
 
 size_t TimeTravel::cached_states() const {

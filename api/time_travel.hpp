@@ -18,6 +18,7 @@
 #include "actors/core/scheduler.hpp"
 #include "api/api_error.hpp"
 #include "api/read_params.hpp"
+#include "base/deferred_release.hpp"
 #include "base/lru_cache.hpp"
 #include "journal/journal_reader.hpp"
 
@@ -71,6 +72,7 @@ class TimeTravel {
   mutable std::mutex cache_mu_;
   base::LruCache<uint64_t, std::shared_ptr<const actors::Scheduler>> cache_;  // cost: estimated bytes
   std::atomic<size_t> inflight_{0};
+  base::DeferredRelease release_;  // declared last: destroyed first, with the states it holds
 };
 
 }  // namespace koordq::api

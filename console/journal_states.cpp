@@ -43,9 +43,13 @@ Result<replay::ReplayedState> JournalStates::rebuild(uint64_t revision) {
 
 void JournalStates::remember(uint64_t revision, int64_t time, std::shared_ptr<actors::Scheduler> state) {
   const size_t bytes = api::TimeTravel::estimated_size(*state);
-  if (bytes > cache_bytes_) return;
-  for (const Entry& evicted : cache_.put(revision, Entry{std::move(state), revision, time, bytes}, bytes)) {
+  if (bytes > cache_bytes_) {
+    release_.release(std::move(state));  // too large to keep
+    return;
+  }
+  for (Entry& evicted : cache_.put(revision, Entry{std::move(state), revision, time, bytes}, bytes)) {
     cached_.erase(evicted.revision);
+    release_.release(std::move(evicted.state));
   }
   cached_[revision] = time;
 }

@@ -5,7 +5,8 @@
 // snapshot is folded on instead (scrubbing forward, stepping and playing fold a few records, not
 // a snapshot's worth): copied when the cache can hold both states, otherwise taken out of the
 // cache and folded in place (copying a state of 100,000 units costs about as much as folding it
-// from the start, BENCHMARKS.md "The web console"). One rebuild at a time.
+// from the start, BENCHMARKS.md "The web console"). One rebuild at a time. States that leave the
+// cache are freed on a thread of their own, not in the request that pushed them out.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "actors/core/scheduler.hpp"
 #include "api/api_error.hpp"
 #include "api/time_travel.hpp"
+#include "base/deferred_release.hpp"
 #include "base/lru_cache.hpp"
 #include "journal/journal_reader.hpp"
 #include "replay/replay.hpp"
@@ -45,6 +47,7 @@ class JournalStates {
   std::mutex mu_;
   base::LruCache<uint64_t, Entry> cache_;  // each state costs its estimated bytes
   std::map<uint64_t, int64_t> cached_;     // the cached revisions in order, with their times
+  base::DeferredRelease release_;          // declared last: destroyed first, with the states it holds
 };
 
 }  // namespace koordq::console
