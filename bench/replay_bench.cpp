@@ -155,9 +155,9 @@ void BM_TimeTravelReplayTo(benchmark::State& state) {
         units = replayed->scheduler.units().size();
       } else {
         auto snapshot = actors::newest_snapshot(reader(), target);
-        if (!snapshot) throw std::runtime_error("no snapshot before seq " + std::to_string(target));
-        auto replayed =
-            replay::replay_on(reader(), std::move(snapshot->scheduler), snapshot->seq, snapshot->time, target);
+        auto replayed = snapshot ? replay::replay_on(reader(), std::move(snapshot->scheduler), snapshot->seq,
+                                                     snapshot->time, target)
+                                 : replay::replay_on(reader(), actors::Scheduler(), 0, 0, target);
         if (!replayed.ok()) throw std::runtime_error(replayed.message());
         units = replayed->scheduler.units().size();
       }
