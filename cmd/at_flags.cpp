@@ -142,7 +142,8 @@ const CommandSpec& at_command_spec() {
           "export) without any cluster: the visibility API's queue and quota lists and summaries, one QueueUnit "
           "with its full status, the metrics rebuilt from the journal, or a debug API view. -o json prints exactly "
           "the body the live endpoint would serve at that revision. It works while serve writes the same journal.",
-      .usage = {"koordq at WHEN OBJECT [flags]"},
+      .usage = {"koordq at WHEN OBJECT [flags]",
+                "koordq at WHEN OBJECT --archive-url s3://BUCKET[/PREFIX] [--journal-dir DIR] [flags]"},
       .arguments =
           {
               {"WHEN",
@@ -167,6 +168,7 @@ const CommandSpec& at_command_spec() {
                    {"--offset", "", "N", "0",
                     "skip this many items after filtering and ordering (queues, quotas, queue and quota only)"},
                }},
+              archive_read_flag_group(),
           },
       .subcommands = {},
       .sections =

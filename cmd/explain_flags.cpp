@@ -16,7 +16,8 @@ const CommandSpec& explain_command_spec() {
           "watch records, the decisions about it and their outcomes), each decision with its reason text, and for "
           "every attempt the values the quota check saw on each level of the quota path. Without --uid it explains "
           "the latest UID that carried NS/NAME and lists the others.",
-      .usage = {"koordq explain NS/NAME [flags]"},
+      .usage = {"koordq explain NS/NAME [flags]",
+                "koordq explain NS/NAME --archive-url s3://BUCKET[/PREFIX] [--journal-dir DIR] [flags]"},
       .arguments = {{"NS/NAME", "namespace and name of the QueueUnit"}},
       .flag_groups =
           {
@@ -29,6 +30,7 @@ const CommandSpec& explain_command_spec() {
                     "end the history at WHEN: an RFC3339 time or rev:N (N >= 1)"},
                    {"-o", "--output", "FORMAT", "text", "text or json"},
                }},
+              archive_read_flag_group(),
           },
       .subcommands = {},
       .sections = {},

@@ -18,7 +18,8 @@ const CommandSpec& replay_command_spec() {
           "snapshot (what a restarted serve resumes from) with the replayed state at its seq, field by field; it "
           "stops at the first divergence. With --what-if it re-decides over the recorded inputs under changed "
           "settings and lists the units whose admission time changes.",
-      .usage = {"koordq replay [--to WHEN] [--verify | --what-if KEY=VALUE ...] [flags]"},
+      .usage = {"koordq replay [--to WHEN] [--verify | --what-if KEY=VALUE ...] [flags]",
+                "koordq replay --archive-url s3://BUCKET[/PREFIX] [--journal-dir DIR] [--to WHEN] [flags]"},
       .arguments = {},
       .flag_groups =
           {
@@ -36,6 +37,7 @@ const CommandSpec& replay_command_spec() {
                     true},
                    {"-o", "--output", "FORMAT", "text", "text or json"},
                }},
+              archive_read_flag_group(),
           },
       .subcommands = {},
       .sections =

@@ -7,8 +7,9 @@
 #    the same S3 client in the same run (ratio raw ÷ archive: 1.0 means building the segments costs
 #    nothing beside the upload);
 #  - bytes per record: the bucket's against the journal's on disk and the export's;
-#  - `at` from the archive cold (archive export, then at over it) and warm (at over the exported
-#    file) against `at` over the local journal.
+#  - `at rev:N` with --archive-url cold (an empty segment cache) and warm (the cache holds what it
+#    needs) against `at` over the local journal, and the former way (archive export, then at over
+#    the export) in the same run.
 # Usage: scripts/bench-archive.sh [BUILD_DIR]   (BUILD_DIR default build)
 set -euo pipefail
 build="$(readlink -f "${1:-build}")"
@@ -87,12 +88,22 @@ time_of() {
   "$@" >/dev/null 2>&1
   awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f\n", b - a }'
 }
+at_archive() { "$koordq" at "rev:$mid" queues -o json --archive-url "s3://$bucket/$run_id" --archive-cache "$work/cache"; }
 cold() {
+  rm -rf "$work/cache"
+  at_archive
+}
+pipeline() {
   "$koordq" archive export --archive-url "s3://$bucket/$run_id" "$work/cold.ndjson" &&
     "$koordq" at "rev:$mid" queues -o json --export "$work/cold.ndjson"
 }
-"$koordq" archive export --archive-url "s3://$bucket/$run_id" "$work/warm.ndjson"
 cold_s=$(for _ in 1 2 3 4 5; do time_of cold; done | median)
-warm_s=$(for _ in 1 2 3 4 5; do time_of "$koordq" at "rev:$mid" queues -o json --export "$work/warm.ndjson"; done | median)
+at_archive >/dev/null 2>&1
+warm_s=$(for _ in 1 2 3 4 5; do time_of at_archive; done | median)
 local_s=$(for _ in 1 2 3 4 5; do time_of "$koordq" at "rev:$mid" queues -o json --journal-dir "$journal"; done | median)
-echo "at rev:$mid queues: archive cold ${cold_s} s, archive warm ${warm_s} s, local journal ${local_s} s"
+pipeline_s=$(for _ in 1 2 3 4 5; do time_of pipeline; done | median)
+"$koordq" at "rev:$mid" queues -o json --archive-url "s3://$bucket/$run_id" --archive-cache off --archive-stats \
+  2>&1 >/dev/null | sed 's/^/  /'
+awk -v c="$cold_s" -v w="$warm_s" -v l="$local_s" -v p="$pipeline_s" -v m="$mid" 'BEGIN {
+  printf "at rev:%d queues: archive cold %.3f s, warm %.3f s, local journal %.3f s (cold / local %.1fx, warm / local %.1fx); archive export | at --export %.3f s\n",
+    m, c, w, l, c / l, w / l, p }'
