@@ -106,6 +106,40 @@ std::optional<Failure> load_local(journal::JournalReader& local, uint64_t to, re
   return std::nullopt;
 }
 
+// The local journal of --journal-dir, which names the archive journal it continues (its own UUID).
+std::optional<Failure> open_local(std::string_view command, const JournalSource& source, ArchiveTarget& target,
+                                  std::unique_ptr<journal::JournalReader>& local) {
+  local = open_journal_for_reading(command, source.path);
+  if (!local) return Failure{""};  // reported by open_journal_for_reading
+  auto uuid = local->uuid();
+  if (!uuid.ok()) {
+    return Failure{source.path + " is not a readable koordq journal: " + uuid.message() + "; pass --journal-dir"};
+  }
+  if (!target.journal.empty() && target.journal != *uuid) {
+    return Failure{fmt::format("--archive-journal {} is not the journal in {} ({}): a local journal continues only "
+                               "its own archive; drop --archive-journal, or --journal-dir to read that archive alone",
+                               target.journal, source.path, *uuid),
+                   kExitUsage};
+  }
+  target.journal = *uuid;
+  return std::nullopt;
+}
+
+// The local journal after the archive's records: its first retained record must chain to the last
+// one loaded from the archive.
+std::optional<Failure> join_local(journal::JournalReader& local, const std::string& dir, const Loaded& loaded,
+                                  const HistoryRange& range, replay::ExportJournal& out) {
+  const uint64_t first_seq = local.first_seq();
+  auto first = local.get(first_seq);
+  if (!first.ok() || !first->has_value()) {
+    return Failure{"the journal in " + dir + ": cannot read its first retained record"};
+  }
+  if (Status joined = archive::check_join(loaded.seq, loaded.hash, first_seq, (*first)->prev_hash()); !joined.ok()) {
+    return Failure{joined.message(), range.broken_exit_code};
+  }
+  return load_local(local, range.to_seq, out);
+}
+
 // The first seq a state at the range's end can start from: the newest archived snapshot at or before
 // it (for a time, before the first seq of the segment whose records reach it, found by reading the
 // first record of a few segments); std::nullopt when none fits.
@@ -178,6 +212,27 @@ std::string add_snapshot(OpenedArchive& opened, archive::SegmentCache* cache, co
   return {};
 }
 
+std::optional<archive::SegmentCache> open_cache(const ArchiveRead& read) {
+  if (!read.cache) return std::nullopt;
+  std::filesystem::path dir = read.cache_dir;
+  if (dir.empty()) dir = archive::default_segment_cache_dir(archive::process_environment());
+  return archive::SegmentCache(dir, static_cast<uint64_t>(read.cache_bytes));
+}
+
+// --archive-stats: what was read, and from where.
+void print_stats(std::string_view command, const std::string& name,
+                 const std::optional<archive::ArchivedSnapshot>& snapshot, const archive::FetchCounts& counts,
+                 const archive::SegmentCache* cache) {
+  std::fprintf(stderr,
+               "koordq %.*s: %llu segments of %s read%s: %llu fetched, %llu from the cache %s, %llu fetched again "
+               "(the cached copy did not check)\n",
+               static_cast<int>(command.size()), command.data(),
+               static_cast<unsigned long long>(counts.fetched + counts.cached + counts.refetched), name.c_str(),
+               snapshot ? (" from the snapshot at seq " + std::to_string(snapshot->seq)).c_str() : "",
+               static_cast<unsigned long long>(counts.fetched), static_cast<unsigned long long>(counts.cached),
+               cache ? cache->dir().c_str() : "(off)", static_cast<unsigned long long>(counts.refetched));
+}
+
 }  // namespace
 
 std::optional<OpenedHistory> open_archive_history(std::string_view command, const JournalSource& source,
@@ -193,20 +248,7 @@ std::optional<OpenedHistory> open_archive_history(std::string_view command, cons
 
   std::unique_ptr<journal::JournalReader> local;
   if (source.local) {
-    local = open_journal_for_reading(command, source.path);
-    if (!local) return fail("", kExitJournalUnreadable);
-    auto uuid = local->uuid();
-    if (!uuid.ok()) {
-      return fail(source.path + " is not a readable koordq journal: " + uuid.message() + "; pass --journal-dir",
-                  kExitJournalUnreadable);
-    }
-    if (!target.journal.empty() && target.journal != *uuid) {
-      return fail(fmt::format("--archive-journal {} is not the journal in {} ({}): a local journal continues only "
-                              "its own archive; drop --archive-journal, or --journal-dir to read that archive alone",
-                              target.journal, source.path, *uuid),
-                  kExitUsage);
-    }
-    target.journal = *uuid;
+    if (auto failure = open_local(command, source, target, local)) return fail(failure->message, failure->exit_code);
     if (local_suffices(*local, range)) {
       OpenedHistory out;
       out.name = "the journal in " + source.path;
@@ -221,12 +263,7 @@ std::optional<OpenedHistory> open_archive_history(std::string_view command, cons
   auto journal = pick_journal(std::move(journals).value(), target, "--archive-cluster", "--archive-journal");
   if (!journal.ok()) return fail(journal.message(), kExitJournalUnreadable);
 
-  std::optional<archive::SegmentCache> cache;
-  if (source.archive.cache) {
-    std::filesystem::path dir = source.archive.cache_dir;
-    if (dir.empty()) dir = archive::default_segment_cache_dir(archive::process_environment());
-    cache.emplace(dir, static_cast<uint64_t>(source.archive.cache_bytes));
-  }
+  std::optional<archive::SegmentCache> cache = open_cache(source.archive);
   archive::SegmentCache* cached = cache ? &*cache : nullptr;
   auto created = replay::ExportJournal::create();
   if (!created.ok()) return fail(created.message(), kExitJournalUnreadable);
@@ -271,32 +308,16 @@ std::optional<OpenedHistory> open_archive_history(std::string_view command, cons
   }
   const bool past_time = range.to_time && loaded.time > *range.to_time;
   if (local && range.to_seq >= local_first && !past_time) {
-    auto first = local->get(local_first);
-    if (!first.ok() || !first->has_value()) {
-      return fail("the journal in " + source.path + ": cannot read its first retained record", kExitJournalUnreadable);
-    }
-    if (Status joined = archive::check_join(loaded.seq, loaded.hash, local_first, (*first)->prev_hash());
-        !joined.ok()) {
-      return fail(joined.message(), range.broken_exit_code);
-    }
-    if (auto failure = load_local(*local, range.to_seq, *out.exported))
+    if (auto failure = join_local(*local, source.path, loaded, range, *out.exported)) {
       return fail(failure->message, failure->exit_code);
+    }
   }
   if (Status finished = out.exported->finish(journal->journal); !finished.ok()) {
     return fail(finished.message(), kExitJournalUnreadable);
   }
   out.reader = &out.exported->reader();
   out.stored_bytes = loaded.bytes + (local ? local->store().disk_bytes() : 0);
-  if (source.archive.stats) {
-    std::fprintf(stderr,
-                 "koordq %.*s: %llu segments of %s read%s: %llu fetched, %llu from the cache %s, %llu fetched again "
-                 "(the cached copy did not check)\n",
-                 static_cast<int>(command.size()), command.data(),
-                 static_cast<unsigned long long>(counts.fetched + counts.cached + counts.refetched), out.name.c_str(),
-                 snapshot ? (" from the snapshot at seq " + std::to_string(snapshot->seq)).c_str() : "",
-                 static_cast<unsigned long long>(counts.fetched), static_cast<unsigned long long>(counts.cached),
-                 cache ? cache->dir().c_str() : "(off)", static_cast<unsigned long long>(counts.refetched));
-  }
+  if (source.archive.stats) print_stats(command, out.name, snapshot, counts, cache ? &*cache : nullptr);
   if (cache && !cache->warning().empty()) {
     std::fprintf(stderr, "koordq %.*s: warning: %s\n", static_cast<int>(command.size()), command.data(),
                  cache->warning().c_str());

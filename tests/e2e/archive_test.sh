@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The journal archive (behaviour.md §26) against a real S3 server: Ceph's RADOS Gateway, started
 # by scripts/s3-server.sh in the scratch directory. A virtual-clock simulation archives its whole
-# journal under Object Lock; `archive ls|verify|export` read it back, and replay, `at` and journal
-# verify over the archive alone give the local journal's answers. Then what an archive must
-# survive and catch: the gateway gone for a while under a running serve (nothing lost, the backlog
-# uploaded after, the failures counted), Object Lock refusing a delete, and a deleted, truncated or
-# foreign segment each named by `archive verify`; wrong credentials, a missing bucket and a bucket
-# without the lock named with their fix.
+# journal and its snapshots under Object Lock; `archive ls|verify|export` read it back, and replay,
+# `at`, explain and journal export|verify|stat with --archive-url (alone, through the segment cache,
+# or before a local journal whose oldest records retention dropped) give the local journal's
+# answers. Then what an archive must survive and catch: the gateway gone for a while under a running
+# serve (nothing lost, the backlog uploaded after, the failures counted), clocks an hour apart (the
+# same), Object Lock refusing a delete, and a deleted, truncated or foreign segment or snapshot each
+# named by `archive verify`; wrong credentials, a missing bucket and a bucket without the lock named
+# with their fix.
 #   archive_test.sh KOORDQ S3_CLIENT_PROBE S3_SERVER_SH
 set -uo pipefail
 koordq="$(readlink -f "$1")"
@@ -172,52 +174,6 @@ check "--archive-url with --export: exit 2" test "$code" = 2
 run at "rev:1" queues --archive-cluster simulator
 check "--archive-cluster without --archive-url: exit 2, named" grep -q -- '--archive-cluster needs --archive-url' "$err"
 
-# A local journal that continues its archive: retention dropped its oldest records, which only the
-# archive holds now.
-cut="$scratch/cut-journal"
-cut_url="s3://$bucket/cut"
-run serve --simulate --simulate-clock virtual --simulate-duration 2m --seed 7 --journal-dir "$cut" \
-  --enable-api-handler=false --enable-visibility-server=false --metrics-bind-address 127.0.0.1:0 \
-  --archive-url "$cut_url" --archive-segment-records 3000 --snapshot-every 3000 --journal-retention 20s
-check "a simulation whose retention drops archived records ends with exit 0" test "$code" = 0
-cut_first="$("$koordq" journal stat --journal-dir "$cut" -o json | jq -r .firstSeq)"
-cut_last="$("$koordq" journal stat --journal-dir "$cut" -o json | jq -r .lastSeq)"
-check "its local journal starts after seq 1 (at $cut_first)" test "$cut_first" -gt 1
-old=$((cut_first - 1))
-run at "rev:$old" queues -o json --journal-dir "$cut"
-check "a revision before the local journal's first is not in it" test "$code" = 2
-run at "rev:$old" queues -o json --archive-url "$cut_url" --journal-dir "$cut"
-cp "$out" "$scratch/at-old-joined.json"
-check "with the archive it is" test "$code" = 0
-run at "rev:$old" queues -o json --archive-url "$cut_url"
-check "and equals the archive alone's answer" cmp -s "$out" "$scratch/at-old-joined.json"
-run at "rev:$cut_last" queues -o json --archive-url "$cut_url" --journal-dir "$cut"
-cp "$out" "$scratch/at-new-joined.json"
-run at "rev:$cut_last" queues -o json --journal-dir "$cut"
-check "a revision the local journal holds: its own answer" cmp -s "$out" "$scratch/at-new-joined.json"
-j="$cut"
-archive="$cut_url"
-"$koordq" replay --verify --archive-url "$archive" --journal-dir "$j" >"$out" 2>"$err"
-check "operations.md: replay --verify over the archive and the journal that continues it" grep -q '^verified ' "$out"
-"$koordq" journal export --archive-url "$archive" --journal-dir "$j" >"$scratch/joined.ndjson" 2>"$err"
-run journal export --archive-url "$cut_url"
-check "journal export of archive + local journal equals the archive's whole export" cmp -s "$out" "$scratch/joined.ndjson"
-check "which starts at seq 1" test "$(head -c 9 "$scratch/joined.ndjson")" = '{"seq":1,'
-"$koordq" journal verify --archive-url "$archive" --journal-dir "$j" >"$out" 2>"$err"
-check "operations.md: journal verify over both" grep -q "^ok: $cut_last records, seq 1\.\.$cut_last, head " "$out"
-# An archive that stops short of the local journal: the gap is named with both seqs.
-gap_url="s3://$bucket/cut-gap"
-cut_uuid="$("$koordq" journal stat --journal-dir "$cut" -o json | jq -r .journal)"
-"$probe" list "$bucket" "cut/simulator/$cut_uuid/segments/" 1000 | grep -v '^pages=' | cut -d' ' -f1 >"$scratch/cut-keys"
-first_key="$(head -n1 "$scratch/cut-keys")"
-"$probe" get "$bucket" "$first_key" >"$scratch/first-segment"
-"$probe" put "$bucket" "cut-gap/simulator/$cut_uuid/segments/${first_key##*/}" "$scratch/first-segment" >/dev/null
-run at "rev:$cut_last" queues --archive-url "$gap_url" --journal-dir "$cut"
-check "an archive that ends before the local journal starts: exit 3" test "$code" = 3
-check "naming both seqs" grep -q "the archive ends at seq 3000 but the local journal starts at seq $cut_first: seq 3001\.\.$old is in neither" "$err"
-run journal verify --archive-url "$gap_url" --journal-dir "$cut"
-check "journal verify says 1 for it" test "$code" = 1
-
 # 2. Object Lock: every segment is locked, and a locked version cannot be deleted.
 first_key="clusters/simulator/$uuid/segments/$(printf '%020d-%020d' 1 5000).ndjson.zst"
 "$probe" head "$bucket" "$first_key" >"$out" 2>"$err"
@@ -306,7 +262,7 @@ check "and nothing was uploaded unlocked" grep -q "holds no journal" "$out"
 live="$scratch/live-journal"
 "$koordq" serve --simulate --journal-dir "$live" --enable-api-handler=false --enable-visibility-server=false \
   --metrics-bind-address 127.0.0.1:0 --archive-url "s3://$bucket/live" --archive-segment-records 200 \
-  --archive-segment-interval 2s >"$scratch/live.log" 2>&1 &
+  --archive-segment-interval 2s --snapshot-every 100 --journal-retention 3s >"$scratch/live.log" 2>&1 &
 serve_pid=$!
 port=""
 for _ in $(seq 1 100); do
@@ -335,6 +291,8 @@ caught_up() {
 }
 check "after the gateway is back, the backlog is uploaded" eventually 60 caught_up
 check "the recovery is logged" grep -q 'uploads succeed again' "$scratch/live.log"
+live_dropped() { [ "$("$koordq" journal stat --journal-dir "$live" -o json | jq -r .firstSeq)" -gt 1 ]; }
+check "retention then drops archived records" eventually 30 live_dropped
 kill -TERM "$serve_pid"
 wait "$serve_pid"
 check "SIGTERM ends it with exit 0" test $? = 0
@@ -343,15 +301,59 @@ live_last="$("$koordq" journal stat --journal-dir "$live" -o json | jq -r .lastS
 run archive verify --archive-url "s3://$bucket/live"
 check "the live archive verifies, whole up to the journal's end" grep -q "^ok: .* seq 1\.\.$live_last," "$out"
 
-# 6. A clock an hour ahead under a running serve (libfaketime, its offset read from a file on every
-# call): SigV4 is refused, named once with the fix and counted as clock-skew; ingest goes on; once
-# the clock is right again the backlog is uploaded, with no restart.
+# 5b. The live journal continues its archive: retention dropped its oldest records (archived
+# first), which only the archive holds now.
+cut="$live"
+cut_url="s3://$bucket/live"
+cut_first="$("$koordq" journal stat --journal-dir "$cut" -o json | jq -r .firstSeq)"
+cut_last="$("$koordq" journal stat --journal-dir "$cut" -o json | jq -r .lastSeq)"
+check "its local journal starts after seq 1 (at $cut_first)" test "$cut_first" -gt 1
+old=$((cut_first - 1))
+run at "rev:$old" queues -o json --journal-dir "$cut"
+check "a revision before the local journal's first is not in it" test "$code" = 2
+run at "rev:$old" queues -o json --archive-url "$cut_url" --journal-dir "$cut"
+cp "$out" "$scratch/at-old-joined.json"
+check "with the archive it is" test "$code" = 0
+run at "rev:$old" queues -o json --archive-url "$cut_url"
+check "and equals the archive alone's answer" cmp -s "$out" "$scratch/at-old-joined.json"
+run at "rev:$cut_last" queues -o json --archive-url "$cut_url" --journal-dir "$cut"
+cp "$out" "$scratch/at-new-joined.json"
+run at "rev:$cut_last" queues -o json --journal-dir "$cut"
+check "a revision the local journal holds: its own answer" cmp -s "$out" "$scratch/at-new-joined.json"
+j="$cut"
+archive="$cut_url"
+"$koordq" replay --verify --archive-url "$archive" --journal-dir "$j" >"$out" 2>"$err"
+check "operations.md: replay --verify over the archive and the journal that continues it" grep -q '^verified ' "$out"
+"$koordq" journal export --archive-url "$archive" --journal-dir "$j" >"$scratch/joined.ndjson" 2>"$err"
+run journal export --archive-url "$cut_url"
+check "journal export of archive + local journal equals the archive's whole export" cmp -s "$out" "$scratch/joined.ndjson"
+check "which starts at seq 1" test "$(head -c 9 "$scratch/joined.ndjson")" = '{"seq":1,'
+"$koordq" journal verify --archive-url "$archive" --journal-dir "$j" >"$out" 2>"$err"
+check "operations.md: journal verify over both" grep -q "^ok: $cut_last records, seq 1\.\.$cut_last, head " "$out"
+# An archive that stops short of the local journal: the gap is named with both seqs.
+gap_url="s3://$bucket/cut-gap"
+cut_uuid="$("$koordq" journal stat --journal-dir "$cut" -o json | jq -r .journal)"
+"$probe" list "$bucket" "live/simulator/$cut_uuid/segments/" 1000 | grep -v '^pages=' | cut -d' ' -f1 >"$scratch/cut-keys"
+first_key="$(head -n1 "$scratch/cut-keys")"
+"$probe" get "$bucket" "$first_key" >"$scratch/first-segment"
+"$probe" put "$bucket" "cut-gap/simulator/$cut_uuid/segments/${first_key##*/}" "$scratch/first-segment" >/dev/null
+run at "rev:$cut_last" queues --archive-url "$gap_url" --journal-dir "$cut"
+check "an archive that ends before the local journal starts: exit 3" test "$code" = 3
+gap_end="${first_key##*-}"
+gap_end=$((10#${gap_end%%.*}))
+check "naming both seqs" grep -q "the archive ends at seq $gap_end but the local journal starts at seq $cut_first: seq $((gap_end + 1))\.\.$old is in neither" "$err"
+run journal verify --archive-url "$gap_url" --journal-dir "$cut"
+check "journal verify says 1 for it" test "$code" = 1
+
+# 6. Clocks an hour apart under a running serve: the gateway runs an hour ahead (libfaketime; the
+# error is the same whichever side is off). SigV4 is refused, named once with the fix and counted as
+# clock-skew; ingest goes on; once the clocks agree again the backlog is uploaded, with no restart.
+rgw_pid="$(cat "$server_dir/run/client.rgw.a.pid")"
+kill -9 "$rgw_pid"
+LD_PRELOAD=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 FAKETIME="+1h" \
+  radosgw -c "$server_dir/ceph.conf" -n client.rgw.a
 skewed="$scratch/skewed-journal"
-offset_file="$scratch/faketime-offset"
-echo "+1h" >"$offset_file"
-LD_PRELOAD=/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1 FAKETIME_TIMESTAMP_FILE="$offset_file" \
-  FAKETIME_NO_CACHE=1 FAKETIME_DONT_FAKE_MONOTONIC=1 \
-  "$koordq" serve --simulate --journal-dir "$skewed" --enable-api-handler=false --enable-visibility-server=false \
+"$koordq" serve --simulate --journal-dir "$skewed" --enable-api-handler=false --enable-visibility-server=false \
   --metrics-bind-address 127.0.0.1:0 --archive-url "s3://$bucket/skewed" --archive-segment-records 200 \
   --archive-segment-interval 2s >"$scratch/skewed.log" 2>&1 &
 serve_pid=$!
@@ -362,21 +364,22 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 skew_counted() { curl -s "http://127.0.0.1:$port/metrics" | grep -q '^koordq_archive_failures_total{kind="clock-skew"}'; }
-check "a clock an hour ahead: failures counted as clock-skew" eventually 30 skew_counted
+check "clocks an hour apart: failures counted as clock-skew" eventually 30 skew_counted
 check "named once, with the fix" test "$(grep -c "clock and the server's differ by more than the 15 minutes a SigV4 signature allows; synchronise this machine's clock (NTP)" "$scratch/skewed.log")" = 1
 skewed_seq() { "$koordq" journal stat --journal-dir "$skewed" -o json 2>/dev/null | jq -r .lastSeq; }
 before_seq="$(skewed_seq)"
-sleep 3
+sleep 2
 check "ingest goes on meanwhile" test "$(skewed_seq)" -gt "$before_seq"
 check "and nothing was archived" test "$(metric koordq_archive_archived_seq)" = 0
-echo "+0" >"$offset_file"
+kill -9 "$(cat "$server_dir/run/client.rgw.a.pid")"
+radosgw -c "$server_dir/ceph.conf" -n client.rgw.a
 skew_durable="$(skewed_seq)"
 skew_caught_up() {
   local a
   a="$(metric koordq_archive_archived_seq)"
   [ -n "$a" ] && [ "${a%.*}" -ge "$skew_durable" ]
 }
-check "once the clock is right, the backlog is uploaded" eventually 60 skew_caught_up
+check "once the clocks agree, the backlog is uploaded" eventually 60 skew_caught_up
 check "and the recovery is logged" grep -q 'uploads succeed again' "$scratch/skewed.log"
 kill -TERM "$serve_pid"
 wait "$serve_pid"
