@@ -141,7 +141,10 @@ const CommandSpec& at_command_spec() {
           "Prints what a read surface of koordq would have answered at WHEN, rebuilt from the journal (or an "
           "export) without any cluster: the visibility API's queue and quota lists and summaries, one QueueUnit "
           "with its full status, the metrics rebuilt from the journal, or a debug API view. -o json prints exactly "
-          "the body the live endpoint would serve at that revision. It works while serve writes the same journal.",
+          "the body the live endpoint would serve at that revision. It works while serve writes the same journal. "
+          "With --archive-url it reads the journal archive in S3 (alone, or before the local journal of "
+          "--journal-dir), starting from the newest archived snapshot before WHEN and fetching only the segments "
+          "from there.",
       .usage = {"koordq at WHEN OBJECT [flags]",
                 "koordq at WHEN OBJECT --archive-url s3://BUCKET[/PREFIX] [--journal-dir DIR] [flags]"},
       .arguments =

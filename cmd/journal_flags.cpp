@@ -81,7 +81,8 @@ const CommandSpec& journal_export_command_spec() {
           "stdout. An NDJSON export ends with a trailer line naming the journal's UUID, the first seq and its "
           "prevHash, the last seq, the head hash and the record count, signed with --journal-signing-key-file when "
           "given, so that an export cut at either end, extended or (with the key) forged is refused by journal "
-          "verify --export.",
+          "verify --export. With --archive-url the records come from the journal archive in S3 (alone, or before "
+          "the local journal of --journal-dir), byte-equal to the journal's export.",
       .usage = {"koordq journal export [--journal-dir DIR] [--format ndjson|audit] [--from WHEN] [--to WHEN] "
                 "[--journal-signing-key-file FILE] [FILE|-]",
                 "koordq journal export --archive-url s3://BUCKET[/PREFIX] [--journal-dir DIR] [flags] [FILE|-]"},
@@ -120,7 +121,10 @@ const CommandSpec& journal_verify_command_spec() {
           "signature of that key, which catches a rewritten HEAD and a re-chained or forged export. Prints `ok: <n> "
           "records, seq <a>..<b>, head <hash>` (and `, signed by key <id> up to seq <s>`, with the number of "
           "records after seq <s> that no signature covers yet, also named in a warning on stderr), or one line "
-          "naming the first bad seq and what is wrong there. With --witness (through the API server) or "
+          "naming the first bad seq and what is wrong there. With --archive-url it checks the journal archive in "
+          "S3: every segment as archive verify does (each trailer signed, with --public-key), then the whole chain "
+          "from seq 1, and with --journal-dir the local journal that continues it. With --witness (through the API "
+          "server) or "
           "--witness-file, the journal is also checked against its external witness, the ConfigMap where the "
           "leader records its head every --journal-witness-period: a journal cut below a witnessed seq, with "
           "another hash at a witnessed seq, not witnessed at all (another UUID) or, with --public-key, a witness "
@@ -166,7 +170,9 @@ const CommandSpec& journal_stat_command_spec() {
       .summary = "summarise the journal",
       .description =
           "Summarises the journal: its UUID, record count, seq and time range, records per kind, snapshots, bytes "
-          "on disk and head hash.",
+          "on disk and head hash. With --archive-url it summarises the journal archive in S3 (alone, or with the "
+          "local journal of --journal-dir that continues it); bytes are then the archived objects' and the local "
+          "journal's.",
       .usage = {"koordq journal stat [--journal-dir DIR] [-o text|json]",
                 "koordq journal stat --archive-url s3://BUCKET[/PREFIX] [--journal-dir DIR] [-o text|json]"},
       .arguments = {},

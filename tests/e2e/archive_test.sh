@@ -337,7 +337,7 @@ cut_uuid="$("$koordq" journal stat --journal-dir "$cut" -o json | jq -r .journal
 first_key="$(head -n1 "$scratch/cut-keys")"
 "$probe" get "$bucket" "$first_key" >"$scratch/first-segment"
 "$probe" put "$bucket" "cut-gap/simulator/$cut_uuid/segments/${first_key##*/}" "$scratch/first-segment" >/dev/null
-run at "rev:$cut_last" queues --archive-url "$gap_url" --journal-dir "$cut"
+run journal export --archive-url "$gap_url" --journal-dir "$cut"
 check "an archive that ends before the local journal starts: exit 3" test "$code" = 3
 gap_end="${first_key##*-}"
 gap_end=$((10#${gap_end%%.*}))
