@@ -66,6 +66,8 @@ seconds_of() { awk '{ split($2, t, ":"); print t[1] * 3600 + t[2] * 60 + t[3] }'
 t0=$(grep -m1 'journal archive s3://.*: holds journal' "$work/archive.log" | seconds_of)
 t1=$(grep 'journal archive: segment seq' "$work/archive.log" | tail -n1 | seconds_of)
 archived=$(grep -c 'journal archive: segment seq' "$work/archive.log")
+archived_records=$(sed -nE 's/.*journal archive: segment seq [0-9]+\.\.[0-9]+ \(([0-9]+) records.*/\1/p' "$work/archive.log" |
+  awk '{ n += $1 } END { print n }')
 archive_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
 
 # Raw PUTs of the same objects through the same client.
@@ -85,9 +87,10 @@ bucket_bytes=$(cat "$work/objects"/* | wc -c)
 "$koordq" journal export --journal-dir "$journal" "$work/export.ndjson"
 export_bytes=$(stat -c %s "$work/export.ndjson")
 
-awk -v r="$records" -v n="$archived" -v a="$archive_s" -v w="$raw_s" 'BEGIN {
-  printf "archive writer: %d segments in %.3f s = %.0f records/s; raw PUT of the same objects %.3f s; raw / archive %.2f\n",
-    n, a, r / a, w, w / a }'
+objects=$(wc -l <"$work/keys")
+awk -v r="$archived_records" -v n="$archived" -v a="$archive_s" -v w="$raw_s" -v o="$objects" 'BEGIN {
+  printf "archive writer: %d segments (%d records) in %.3f s = %.0f records/s; raw PUT of all %d segment objects %.3f s; raw / archive per segment %.2f\n",
+    n, r, a, r / a, o, w, (w / o) / (a / n) }'
 awk -v r="$records" -v b="$bucket_bytes" -v d="$disk_bytes" -v e="$export_bytes" 'BEGIN {
   printf "bytes per record: bucket %.0f, journal on disk %.0f, export %.0f (export / bucket %.1fx)\n",
     b / r, d / r, e / r, e / b }'

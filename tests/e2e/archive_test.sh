@@ -181,6 +181,9 @@ check "a segment is under GOVERNANCE retention" grep -q 'lock=GOVERNANCE until=2
 version="$(sed -E 's/.* version=([^ ]+) .*/\1/' "$out")"
 "$probe" delete "$bucket" "$first_key" "$version" >"$out" 2>"$err"
 check "deleting its version is refused" grep -q '^error kind=access-denied' "$out" "$err"
+first_snapshot="$(jq -r '.journals[0].snapshotSeqs[0]' "$scratch/ls.json")"
+"$probe" head "$bucket" "clusters/simulator/$uuid/snapshots/$(printf '%020d' "$first_snapshot").snapshot.zst" >"$out" 2>"$err"
+check "so is a snapshot" grep -q 'lock=GOVERNANCE until=20' "$out"
 
 # 3. Tampering under a prefix without the lock, each caught by archive verify with exit 1.
 copy_url="s3://$bucket/tamper"
