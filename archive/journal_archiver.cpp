@@ -182,6 +182,7 @@ Status JournalArchiver::discover() {
     token = page->truncated ? page->next_continuation_token : std::string();
   } while (!token.empty());
   snapshots_held_ = std::move(snapshots);
+  snapshots_listed_at_seq_ = UINT64_MAX;
   const uint64_t first = journal_.reader().first_seq();
   uint64_t archived = first == 0 ? 0 : first - 1;
   for (auto it = held.begin(); it != held.end() && it->first <= archived + 1;) {
@@ -198,12 +199,18 @@ Status JournalArchiver::discover() {
 Result<bool> JournalArchiver::upload_due_or_snapshot(bool force) {
   auto segment = upload_due(force);
   if (!segment.ok() || *segment) return segment;
-  return upload_snapshot();
+  return upload_snapshot(force);
 }
 
-Result<bool> JournalArchiver::upload_snapshot() {
+Result<bool> JournalArchiver::upload_snapshot(bool force) {
   journal::JournalReader& reader = journal_.reader();
   const uint64_t archived = archived_seq();
+  // Listing the journal's snapshots reads them: again only once the archive moved on, on stop, or
+  // after a minute (a snapshot written after its seq was archived).
+  const auto now = std::chrono::steady_clock::now();
+  if (!force && archived == snapshots_listed_at_seq_ && now - snapshots_listed_ < std::chrono::minutes(1)) {
+    return false;
+  }
   for (const journal::SnapshotEntry& entry : reader.snapshots()) {
     if (entry.seq > archived) break;
     if (entry.seq < reader.first_seq() || snapshots_held_.contains(entry.seq)) continue;
@@ -240,6 +247,8 @@ Result<bool> JournalArchiver::upload_snapshot() {
     KQ_V(2)("journal archive: snapshot at seq {} ({} bytes) uploaded", entry.seq, object->size());
     return true;
   }
+  snapshots_listed_at_seq_ = archived;
+  snapshots_listed_ = now;
   return false;
 }
 

@@ -87,7 +87,7 @@ class JournalArchiver {
   // Uploads the next segment when one is due; true when one was uploaded.
   Result<bool> upload_due(bool force);
   // Uploads the oldest snapshot the archive lacks among those its segments cover; true when one was.
-  Result<bool> upload_snapshot();
+  Result<bool> upload_snapshot(bool force);
   Result<bool> upload_due_or_snapshot(bool force);
   void upload_tail();
   void failed(const std::string& kind, const std::string& message);
@@ -99,8 +99,10 @@ class JournalArchiver {
   std::atomic<uint64_t> archived_{0};
   std::map<uint64_t, uint64_t> held_;  // segments the archive holds past archived_: first → last (thread only)
   std::set<uint64_t> snapshots_held_;  // seqs of the snapshots the archive holds (thread only)
-  bool discovered_ = false;            // thread only
-  bool bucket_checked_ = false;        // thread only
+  uint64_t snapshots_listed_at_seq_ = UINT64_MAX;  // archived_seq() when none was left to upload (thread only)
+  std::chrono::steady_clock::time_point snapshots_listed_;
+  bool discovered_ = false;      // thread only
+  bool bucket_checked_ = false;  // thread only
   mutable std::mutex mu_;
   std::condition_variable wake_;
   bool stopping_ = false;     // under mu_
