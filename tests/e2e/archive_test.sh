@@ -17,6 +17,8 @@ s3_server="$(readlink -f "$3")"
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 server_dir="$scratch/s3"
+# The readers' default segment cache, inside the scratch directory.
+export XDG_CACHE_HOME="$scratch/xdg"
 serve_pid=""
 cleanup() {
   [ -n "$serve_pid" ] && kill -9 "$serve_pid" 2>/dev/null
@@ -125,7 +127,6 @@ check "a range exports and verifies on its own" grep -q '^ok: 1000 records, seq 
 # 1b. The readers take --archive-url themselves (behaviour.md §26.6): answers byte-equal to the
 # local journal's, only the segments a range needs read, through a checked segment cache.
 cache="$scratch/cache"
-export XDG_CACHE_HOME="$scratch/xdg"
 run at "rev:$mid" queues -o json --archive-url "$url" --archive-cache "$cache" --archive-stats
 check "at rev:$mid --archive-url equals the local journal's answer" cmp -s "$out" "$scratch/at-archive.json"
 check "it started from an archived snapshot" grep -q "read from the snapshot at seq" "$err"
