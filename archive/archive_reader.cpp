@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "archive/archived_snapshot.hpp"
 #include "archive/segment.hpp"
 #include "journal/export_line.hpp"
 #include "journal/export_trailer.hpp"
@@ -20,13 +21,23 @@ Result<std::string> get_segment(S3Client& client, const ArchiveLocation& at, con
   return std::move(object).value();
 }
 
-// Where the segment before ends: its last seq and head.
-struct SegmentEnd {
-  uint64_t last_seq = 0;
-  journal::Hash head{};
-};
+// One archived snapshot against the lines of the segment that holds its seq; the problem, or empty.
+std::string check_snapshot(S3Client& client, const ArchiveLocation& at, const ArchivedJournal& journal,
+                           const ArchivedSnapshot& snapshot, std::string_view lines, const journal::VerifyingKey* key) {
+  const std::string where = "snapshot " + snapshot.key;
+  auto object = client.get_object(at.bucket, snapshot.key);
+  if (!object.ok()) return where + ": " + object.error().text;
+  auto parsed = parse_snapshot_object(object.value());
+  if (!parsed.ok()) return where + ": " + parsed.message();
+  auto chain_hash = hash_in_lines(lines, snapshot.seq);
+  if (!chain_hash) return fmt::format("{}: the segment of seq {} does not hold it", where, snapshot.seq);
+  const SnapshotName name{journal.cluster, journal.journal, snapshot.seq};
+  if (auto mismatch = snapshot_object_mismatch(*parsed, name, *chain_hash, key)) return where + ": " + *mismatch;
+  return {};
+}
 
-// One segment checked alone and against the one before it; the problem, or empty.
+}  // namespace
+
 std::string check_one(const ArchivedSegment& segment, const SegmentCheck& check,
                       const std::optional<SegmentEnd>& before) {
   const std::string where = "segment " + segment.key;
@@ -58,16 +69,19 @@ std::string check_one(const ArchivedSegment& segment, const SegmentCheck& check,
   return {};
 }
 
-}  // namespace
-
 Result<std::vector<ArchivedJournal>> list_archive(S3Client& client, const ArchiveLocation& at, uint64_t* foreign) {
   std::map<std::pair<std::string, std::string>, ArchivedJournal> journals;
+  std::map<std::pair<std::string, std::string>, std::vector<ArchivedSnapshot>> snapshots;
   uint64_t others = 0;
   std::string token;
   do {
     auto page = client.list_objects_v2(at.bucket, root_prefix(at), token);
     if (!page.ok()) return make_error(page.error().text);
     for (const ListedObject& object : page->objects) {
+      if (auto snapshot = parse_snapshot_key(at, object.key)) {
+        snapshots[{snapshot->cluster, snapshot->journal}].push_back({snapshot->seq, object.key, object.size});
+        continue;
+      }
       auto name = parse_segment_key(at, object.key);
       if (!name) {
         ++others;
@@ -86,8 +100,16 @@ Result<std::vector<ArchivedJournal>> list_archive(S3Client& client, const Archiv
     std::sort(j.segments.begin(), j.segments.end(), [](const ArchivedSegment& a, const ArchivedSegment& b) {
       return std::pair(a.name.first_seq, a.name.last_seq) < std::pair(b.name.first_seq, b.name.last_seq);
     });
+    if (auto held = snapshots.find(id); held != snapshots.end()) {
+      j.snapshots = std::move(held->second);
+      snapshots.erase(held);
+      std::sort(j.snapshots.begin(), j.snapshots.end(),
+                [](const ArchivedSnapshot& a, const ArchivedSnapshot& b) { return a.seq < b.seq; });
+      for (const ArchivedSnapshot& snapshot : j.snapshots) j.bytes += snapshot.size;
+    }
     out.push_back(std::move(j));
   }
+  for (const auto& [id, orphans] : snapshots) others += orphans.size();
   if (foreign != nullptr) *foreign = others;
   return out;
 }
@@ -128,16 +150,27 @@ ArchiveVerifyReport verify_archived_journal(S3Client& client, const ArchiveLocat
                                             const journal::VerifyingKey* key, const SegmentProgress& progress) {
   ArchiveVerifyReport report;
   std::optional<SegmentEnd> before;
+  auto snapshot = journal.snapshots.begin();
   for (const ArchivedSegment& segment : journal.segments) {
     auto object = get_segment(client, at, segment);
     if (!object.ok()) {
       report.error = "segment " + segment.key + ": " + object.message();
       return report;
     }
-    const SegmentCheck check = check_segment(*object, key);
+    auto lines = decompress_segment(*object);
+    const SegmentCheck check =
+        lines.ok() ? check_segment_lines(*lines, key) : SegmentCheck{{}, {}, {}, lines.message()};
     if (std::string problem = check_one(segment, check, before); !problem.empty()) {
       report.error = std::move(problem);
       return report;
+    }
+    for (; snapshot != journal.snapshots.end() && snapshot->seq <= segment.name.last_seq; ++snapshot) {
+      if (snapshot->seq < segment.name.first_seq) continue;  // before the archive's first segment
+      if (std::string problem = check_snapshot(client, at, journal, *snapshot, *lines, key); !problem.empty()) {
+        report.error = std::move(problem);
+        return report;
+      }
+      ++report.snapshots;
     }
     if (!before) {
       report.first_seq = check.report.first_seq;
@@ -151,6 +184,10 @@ ArchiveVerifyReport verify_archived_journal(S3Client& client, const ArchiveLocat
     report.head = check.report.head;
     if (key != nullptr) report.signed_by = check.report.signed_by;
     if (progress) progress(report.segments, journal.segments.size());
+  }
+  if (snapshot != journal.snapshots.end()) {
+    report.error = fmt::format("snapshot {}: seq {} is past the archive's last segment (which ends at seq {})",
+                               snapshot->key, snapshot->seq, report.last_seq);
   }
   return report;
 }

@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "archive/archived_snapshot.hpp"
 #include "archive/segment.hpp"
 #include "base/log.hpp"
+#include "journal/keys.hpp"
 
 namespace koordq::archive {
 namespace {
@@ -77,7 +79,7 @@ void JournalArchiver::run() {
     }
     Status ready = bucket_checked_ ? ok_status() : check_bucket();
     if (ready.ok() && !discovered_) ready = discover();
-    Result<bool> uploaded = ready.ok() ? upload_due(false) : Result<bool>(ready.error());
+    Result<bool> uploaded = ready.ok() ? upload_due_or_snapshot(false) : Result<bool>(ready.error());
     if (!uploaded.ok()) {
       discovered_ = false;
       if (!wait(backoff)) return upload_tail();
@@ -110,7 +112,7 @@ void JournalArchiver::upload_tail() {
     Status ready = bucket_checked_ ? ok_status() : check_bucket();
     if (ready.ok() && !discovered_) ready = discover();
     if (!ready.ok()) return;
-    auto uploaded = upload_due(true);
+    auto uploaded = upload_due_or_snapshot(true);
     if (!uploaded.ok() || !*uploaded) return;
   }
 }
@@ -165,6 +167,22 @@ Status JournalArchiver::discover() {
     }
     token = page->truncated ? page->next_continuation_token : std::string();
   } while (!token.empty());
+  std::set<uint64_t> snapshots;
+  const std::string snapshot_prefix = snapshots_prefix(options_.location, options_.cluster, journal_.uuid());
+  do {
+    auto page = client_.list_objects_v2(options_.location.bucket, snapshot_prefix, token);
+    if (!page.ok()) {
+      failed(std::string(s3_error_kind_name(page.error().kind)), page.error().text);
+      return make_error(page.error().text);
+    }
+    for (const ListedObject& object : page->objects) {
+      auto name = parse_snapshot_key(options_.location, object.key);
+      if (name && name->journal == journal_.uuid()) snapshots.insert(name->seq);
+    }
+    token = page->truncated ? page->next_continuation_token : std::string();
+  } while (!token.empty());
+  snapshots_held_ = std::move(snapshots);
+  snapshots_listed_at_seq_ = UINT64_MAX;
   const uint64_t first = journal_.reader().first_seq();
   uint64_t archived = first == 0 ? 0 : first - 1;
   for (auto it = held.begin(); it != held.end() && it->first <= archived + 1;) {
@@ -176,6 +194,62 @@ Status JournalArchiver::discover() {
   discovered_ = true;
   KQ_V(1)("journal archive {}: holds journal {} up to seq {}", options_.location.url(), journal_.uuid(), archived);
   return ok_status();
+}
+
+Result<bool> JournalArchiver::upload_due_or_snapshot(bool force) {
+  auto segment = upload_due(force);
+  if (!segment.ok() || *segment) return segment;
+  return upload_snapshot(force);
+}
+
+Result<bool> JournalArchiver::upload_snapshot(bool force) {
+  journal::JournalReader& reader = journal_.reader();
+  const uint64_t archived = archived_seq();
+  // Listing the journal's snapshots reads them: again only once the archive moved on, on stop, or
+  // after a minute (a snapshot written after its seq was archived).
+  const auto now = std::chrono::steady_clock::now();
+  if (!force && archived == snapshots_listed_at_seq_ && now - snapshots_listed_ < std::chrono::minutes(1)) {
+    return false;
+  }
+  for (const journal::SnapshotEntry& entry : reader.snapshots()) {
+    if (entry.seq > archived) break;
+    if (entry.seq < reader.first_seq() || snapshots_held_.contains(entry.seq)) continue;
+    auto bytes = reader.store().get(reader.store().snapshot(), journal::seq_key(entry.seq));
+    auto anchor = reader.meta(journal::snapshot_index_key(entry.seq));
+    // A snapshot without an anchor (written before anchors) cannot be tied to the chain: not archived.
+    if (!bytes.ok() || !anchor.ok() || !bytes->has_value() || !anchor->has_value() || (*anchor)->empty()) {
+      snapshots_held_.insert(entry.seq);
+      continue;
+    }
+    SnapshotObject snapshot{journal_.uuid(), entry.seq, **anchor, **bytes};
+    auto object = render_snapshot_object(snapshot);
+    if (!object.ok()) {
+      failed("journal", object.message());
+      return object.error();
+    }
+    PutObjectOptions put;
+    put.content_type = "application/zstd";
+    if (options_.lock_days > 0) {
+      put.retention = ObjectRetention{options_.lock_mode, options_.wall_now() + options_.lock_days * kNanosPerDay};
+    }
+    const SnapshotName name{options_.cluster, journal_.uuid(), entry.seq};
+    auto sent = client_.put_object(options_.location.bucket, snapshot_key(options_.location, name), *object, put);
+    if (!sent.ok()) {
+      failed(std::string(s3_error_kind_name(sent.error().kind)), sent.error().text);
+      return make_error(sent.error().text);
+    }
+    snapshots_held_.insert(entry.seq);
+    {
+      std::lock_guard lock(mu_);
+      ++progress_.snapshots;
+      progress_.bytes += object->size();
+    }
+    KQ_V(2)("journal archive: snapshot at seq {} ({} bytes) uploaded", entry.seq, object->size());
+    return true;
+  }
+  snapshots_listed_at_seq_ = archived;
+  snapshots_listed_ = now;
+  return false;
 }
 
 Result<bool> JournalArchiver::upload_due(bool force) {

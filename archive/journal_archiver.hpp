@@ -5,9 +5,12 @@
 // own and reads the journal only: ingestion and deciding never wait for it, and a failing or slow
 // archive shows in its progress (metrics, an alert), not in latency.
 //
+// The journal's snapshots go along (archived_snapshot.hpp), each once the segments hold its seq, so
+// that `at` from the archive starts near its instant.
+//
 // Idempotent: at start and after every failure it lists what the archive holds for this journal
 // and continues after the last contiguous segment, so a restart or a new term uploads nothing
-// twice; a range missing in the middle (a deleted segment) is uploaded again while the journal
+// twice (snapshots likewise); a range missing in the middle (a deleted segment) is uploaded again while the journal
 // still holds it. Local retention asks archived_seq() and drops nothing after it.
 #pragma once
 
@@ -20,6 +23,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -54,6 +58,7 @@ struct ArchiveProgress {
   uint64_t segments = 0;                     // uploaded by this process
   uint64_t bytes = 0;                        // their object bytes
   uint64_t records = 0;                      // their records
+  uint64_t snapshots = 0;                    // snapshots uploaded by this process
   std::map<std::string, uint64_t> failures;  // by S3Error kind (or "journal")
   bool failing = false;                      // the last attempt failed
 };
@@ -81,6 +86,9 @@ class JournalArchiver {
   Status discover();
   // Uploads the next segment when one is due; true when one was uploaded.
   Result<bool> upload_due(bool force);
+  // Uploads the oldest snapshot the archive lacks among those its segments cover; true when one was.
+  Result<bool> upload_snapshot(bool force);
+  Result<bool> upload_due_or_snapshot(bool force);
   void upload_tail();
   void failed(const std::string& kind, const std::string& message);
   bool wait(std::chrono::milliseconds delay);  // false on stop
@@ -90,8 +98,11 @@ class JournalArchiver {
   journal::Journal& journal_;
   std::atomic<uint64_t> archived_{0};
   std::map<uint64_t, uint64_t> held_;  // segments the archive holds past archived_: first → last (thread only)
-  bool discovered_ = false;            // thread only
-  bool bucket_checked_ = false;        // thread only
+  std::set<uint64_t> snapshots_held_;  // seqs of the snapshots the archive holds (thread only)
+  uint64_t snapshots_listed_at_seq_ = UINT64_MAX;  // archived_seq() when none was left to upload (thread only)
+  std::chrono::steady_clock::time_point snapshots_listed_;
+  bool discovered_ = false;      // thread only
+  bool bucket_checked_ = false;  // thread only
   mutable std::mutex mu_;
   std::condition_variable wake_;
   bool stopping_ = false;     // under mu_

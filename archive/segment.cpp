@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <zstd.h>
 
+#include "journal/export_line.hpp"
 #include "journal/export_records.hpp"
 #include "journal/export_trailer.hpp"
 
@@ -92,6 +93,18 @@ SegmentCheck check_segment_lines(std::string_view lines, const journal::Verifyin
   out.first_prev_hash = trailer->first_prev_hash;
   out.journal_uuid = trailer->journal_uuid;
   return out;
+}
+
+std::optional<journal::Hash> hash_in_lines(std::string_view lines, uint64_t seq) {
+  // Every line starts as render_export_line writes it: {"seq":N,
+  const std::string start = fmt::format("{{\"seq\":{},", seq);
+  size_t at = lines.starts_with(start) ? 0 : lines.find("\n" + start);
+  if (at == std::string_view::npos) return std::nullopt;
+  if (at != 0) ++at;
+  const size_t end = lines.find('\n', at);
+  auto record = journal::parse_export_line(lines.substr(at, end == std::string_view::npos ? end : end - at));
+  if (!record.ok() || record->seq() != seq) return std::nullopt;
+  return record->hash();
 }
 
 }  // namespace koordq::archive

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -46,5 +47,8 @@ struct SegmentCheck {
 SegmentCheck check_segment(std::string_view object, const journal::VerifyingKey* key);
 // The same over the lines decompress_segment returned (for a reader that also uses them).
 SegmentCheck check_segment_lines(std::string_view lines, const journal::VerifyingKey* key);
+
+// The chain hash of record `seq` among a segment's lines; std::nullopt when no line holds it.
+std::optional<journal::Hash> hash_in_lines(std::string_view lines, uint64_t seq);
 
 }  // namespace koordq::archive

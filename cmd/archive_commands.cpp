@@ -9,6 +9,7 @@
 #include "archive/s3_config.hpp"
 #include "base/rfc3339.hpp"
 #include "cmd/archive_flags.hpp"
+#include "cmd/archive_target.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/journal_access.hpp"
@@ -19,44 +20,7 @@
 namespace koordq::cmd {
 namespace {
 
-struct Opened {
-  archive::ArchiveLocation location;
-  std::unique_ptr<archive::S3Client> client;
-};
-
-Result<Opened> open_archive(const ArchiveTarget& target) {
-  auto location = archive::parse_archive_url(target.url);
-  if (!location.ok()) return location.error();
-  auto addressing = archive::parse_s3_addressing(target.addressing);
-  if (!addressing.ok()) return addressing.error();
-  auto config = archive::s3_config_from_environment(archive::process_environment(), *addressing);
-  if (!config.ok()) return config.error();
-  return Opened{std::move(location).value(), std::make_unique<archive::S3Client>(std::move(config).value())};
-}
-
-// The one journal the flags name (or the only one there is).
-Result<archive::ArchivedJournal> pick_journal(std::vector<archive::ArchivedJournal> journals,
-                                              const ArchiveTarget& target) {
-  std::vector<archive::ArchivedJournal> matching;
-  for (auto& j : journals) {
-    if ((target.cluster.empty() || j.cluster == target.cluster) &&
-        (target.journal.empty() || j.journal == target.journal)) {
-      matching.push_back(std::move(j));
-    }
-  }
-  if (matching.size() == 1) return std::move(matching.front());
-  if (matching.empty()) {
-    return make_error(fmt::format("{} holds no journal{}{}; `koordq archive ls --archive-url {}` lists what it holds",
-                                  target.url, target.cluster.empty() ? "" : " of cluster " + target.cluster,
-                                  target.journal.empty() ? "" : " with UUID " + target.journal, target.url));
-  }
-  std::string names;
-  for (const auto& j : matching) names += (names.empty() ? "" : ", ") + j.cluster + "/" + j.journal;
-  return make_error(fmt::format("{} holds {} journals ({}); name one with --cluster and --journal", target.url,
-                                matching.size(), names));
-}
-
-Result<archive::ArchivedJournal> find_journal(const Opened& opened, const ArchiveTarget& target) {
+Result<archive::ArchivedJournal> find_journal(const OpenedArchive& opened, const ArchiveTarget& target) {
   auto journals = archive::list_archive(*opened.client, opened.location);
   if (!journals.ok()) return journals.error();
   return pick_journal(std::move(journals).value(), target);
@@ -92,7 +56,11 @@ int run_archive_ls(const ArchiveLsOptions& options) {
           .field("segments", static_cast<int64_t>(j.segments.size()))
           .field("firstSeq", static_cast<int64_t>(j.segments.front().name.first_seq))
           .field("lastSeq", static_cast<int64_t>(j.segments.back().name.last_seq))
+          .field("snapshots", static_cast<int64_t>(j.snapshots.size()))
           .field("bytes", static_cast<int64_t>(j.bytes));
+      out.key("snapshotSeqs").begin_array();
+      for (const auto& snapshot : j.snapshots) out.integer(static_cast<int64_t>(snapshot.seq));
+      out.end_array();
       if (times[i]) {
         out.field("firstTime", base::format_rfc3339_millis(times[i]->first))
             .field("lastTime", base::format_rfc3339_millis(times[i]->last));
@@ -106,16 +74,16 @@ int run_archive_ls(const ArchiveLsOptions& options) {
   if (journals->empty()) std::cout << opened->location.url() << " holds no journal\n";
   for (size_t i = 0; i < journals->size(); ++i) {
     const auto& j = (*journals)[i];
-    std::cout << fmt::format("cluster {} journal {}: {} segments, seq {}..{}, {} bytes", j.cluster, j.journal,
-                             j.segments.size(), j.segments.front().name.first_seq, j.segments.back().name.last_seq,
-                             j.bytes);
+    std::cout << fmt::format("cluster {} journal {}: {} segments, seq {}..{}, {} snapshots, {} bytes", j.cluster,
+                             j.journal, j.segments.size(), j.segments.front().name.first_seq,
+                             j.segments.back().name.last_seq, j.snapshots.size(), j.bytes);
     if (times[i]) {
       std::cout << ", " << base::format_rfc3339_millis(times[i]->first) << " .. "
                 << base::format_rfc3339_millis(times[i]->last);
     }
     std::cout << '\n';
   }
-  if (foreign > 0) std::cout << foreign << " other objects under the prefix are not segments\n";
+  if (foreign > 0) std::cout << foreign << " other objects under the prefix are not segments or snapshots\n";
   return kExitSuccess;
 }
 
@@ -138,6 +106,7 @@ int run_archive_verify(const ArchiveVerifyOptions& options) {
   if (!report.error.empty()) return fail_command(kCommand, report.error, kExitCheckFailed);
   std::cout << fmt::format("ok: {} segments, {} records, seq {}..{}, head {}", report.segments, report.records,
                            report.first_seq, report.last_seq, journal::to_hex(report.head));
+  std::cout << ", " << report.snapshots << " snapshots";
   if (key) std::cout << ", signed by key " << key->key_id();
   if (!report.from_genesis)
     std::cout << " (the archive starts at seq " << report.first_seq << ", not at the journal's start)";

@@ -54,7 +54,9 @@ const CommandSpec& archive_command_spec() {
       .description =
           "Reads the archive that serve --archive-url writes: sealed segments of each journal in S3-compatible "
           "object storage (PREFIX/CLUSTER/JOURNAL-UUID/segments/FIRST-LAST.ndjson.zst), each one a verifiable "
-          "export. Needs no cluster and no local journal.",
+          "export, and its snapshots (PREFIX/CLUSTER/JOURNAL-UUID/snapshots/SEQ.snapshot.zst). Needs no cluster and "
+          "no local journal. replay, at, explain and journal export|verify|stat read the archive directly with "
+          "--archive-url.",
       .usage = {"koordq archive <command> [flags]"},
       .arguments = {},
       .flag_groups = {},
@@ -75,9 +77,9 @@ const CommandSpec& archive_ls_command_spec() {
       .path = "archive ls",
       .summary = "list the clusters, journals and time ranges in an archive",
       .description =
-          "Lists every journal under the prefix, by cluster: its segments, seq range, bytes and the time of its "
-          "first and last record (read from its first and last segment; --times=false skips that). Objects that "
-          "are not segments are counted.",
+          "Lists every journal under the prefix, by cluster: its segments, seq range, snapshots, bytes and the time "
+          "of its first and last record (read from its first and last segment; --times=false skips that). Objects "
+          "that are neither segments nor snapshots are counted.",
       .usage = {"koordq archive ls --archive-url s3://BUCKET[/PREFIX] [--times=false] [-o text|json]"},
       .arguments = {},
       .flag_groups = {{"Flags",
@@ -95,13 +97,15 @@ const CommandSpec& archive_ls_command_spec() {
 const CommandSpec& archive_verify_command_spec() {
   static const CommandSpec spec{
       .path = "archive verify",
-      .summary = "check every segment's chain and signature, and that none is missing",
+      .summary = "check every segment's chain and signature, each snapshot's anchor, and that none is missing",
       .description =
           "Checks every segment of a journal in the archive: the object decompresses, its lines chain and are each "
           "the rendering of their record, its trailer names exactly its records and agrees with its key, and each "
-          "segment continues the one before it (no seq missing, no fork). With --public-key every segment's "
-          "trailer must carry that key's signature. Prints `ok: <n> segments, <r> records, seq <a>..<b>, head "
-          "<hash>` or one line naming the first bad segment and what is wrong.",
+          "segment continues the one before it (no seq missing, no fork); every archived snapshot matches its "
+          "anchor, whose chain hash is the archive's hash of its seq. With --public-key every segment's trailer "
+          "and snapshot's anchor must carry that key's signature. Prints `ok: <n> segments, <r> records, seq "
+          "<a>..<b>, head <hash>, <s> snapshots` or one line naming the first bad segment or snapshot and what "
+          "is wrong.",
       .usage = {"koordq archive verify --archive-url s3://BUCKET[/PREFIX] [--cluster ID] [--journal UUID] "
                 "[--public-key FILE]"},
       .arguments = {},

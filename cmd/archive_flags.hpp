@@ -6,19 +6,12 @@
 #include <string>
 
 #include "base/result.hpp"
+#include "cmd/archive_target.hpp"
 #include "cmd/command_environment.hpp"
 #include "cmd/command_spec.hpp"
 #include "cmd/parsed_flags.hpp"
 
 namespace koordq::cmd {
-
-// Where and how: the flags every archive command takes.
-struct ArchiveTarget {
-  std::string url;  // s3://BUCKET[/PREFIX]
-  std::string addressing = "auto";
-  std::string cluster;  // empty: the only one there
-  std::string journal;  // empty: the only one of that cluster
-};
 
 enum class ArchiveLsOutput { text, json };
 

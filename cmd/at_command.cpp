@@ -114,8 +114,16 @@ void print(const std::string& text) {
 }  // namespace
 
 int run_at(const AtOptions& options) {
-  auto history = open_history(kAtCommand, options.source);
-  if (!history) return kExitJournalUnreadable;
+  HistoryRange needed;
+  if (options.when.kind == When::Kind::revision) {
+    needed.to_seq = options.when.revision;
+  } else if (options.when.unix_nanos <= wall_now()) {
+    needed.to_time = options.when.unix_nanos;
+  }
+  needed.from_snapshot = true;
+  int exit_code = kExitJournalUnreadable;
+  auto history = open_history(kAtCommand, options.source, needed, &exit_code);
+  if (!history) return exit_code;
   journal::JournalReader& reader = *history->reader;
 
   auto range = journal::retained_range(reader);
@@ -135,6 +143,8 @@ int run_at(const AtOptions& options) {
   if (!state.ok()) {
     const std::string hint = options.source.kind == JournalSource::Kind::journal_dir
                                  ? "; check the journal with 'koordq journal verify'"
+                             : options.source.kind == JournalSource::Kind::archive
+                                 ? "; check the archive with 'koordq archive verify'"
                                  : "; check the export with 'koordq journal verify --export'";
     return fail_command(kAtCommand, "cannot rebuild the state from " + history->name + ": " + state.message() + hint,
                         kExitJournalUnreadable);

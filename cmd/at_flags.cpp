@@ -141,8 +141,12 @@ const CommandSpec& at_command_spec() {
           "Prints what a read surface of koordq would have answered at WHEN, rebuilt from the journal (or an "
           "export) without any cluster: the visibility API's queue and quota lists and summaries, one QueueUnit "
           "with its full status, the metrics rebuilt from the journal, or a debug API view. -o json prints exactly "
-          "the body the live endpoint would serve at that revision. It works while serve writes the same journal.",
-      .usage = {"koordq at WHEN OBJECT [flags]"},
+          "the body the live endpoint would serve at that revision. It works while serve writes the same journal. "
+          "With --archive-url it reads the journal archive in S3 (alone, or before the local journal of "
+          "--journal-dir), starting from the newest archived snapshot before WHEN and fetching only the segments "
+          "from there.",
+      .usage = {"koordq at WHEN OBJECT [flags]",
+                "koordq at WHEN OBJECT --archive-url s3://BUCKET[/PREFIX] [--journal-dir DIR] [flags]"},
       .arguments =
           {
               {"WHEN",
@@ -167,6 +171,7 @@ const CommandSpec& at_command_spec() {
                    {"--offset", "", "N", "0",
                     "skip this many items after filtering and ordering (queues, quotas, queue and quota only)"},
                }},
+              archive_read_flag_group(),
           },
       .subcommands = {},
       .sections =

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cmd/archive_history.hpp"
 #include "cmd/exit_codes.hpp"
 #include "cmd/journal_access.hpp"
 #include "cmd/progress.hpp"
@@ -75,8 +76,16 @@ std::optional<OpenedHistory> load_export(std::string_view command, const std::st
 
 }  // namespace
 
-std::optional<OpenedHistory> open_history(std::string_view command, const JournalSource& source) {
+std::optional<OpenedHistory> open_history(std::string_view command, const JournalSource& source,
+                                          const HistoryRange& range, int* exit_code) {
+  if (exit_code != nullptr) *exit_code = kExitJournalUnreadable;
   if (source.kind == JournalSource::Kind::journal_dir) return open_journal(command, source.path);
+  if (source.kind == JournalSource::Kind::archive) {
+    int code = kExitJournalUnreadable;
+    auto opened = open_archive_history(command, source, range, code);
+    if (exit_code != nullptr) *exit_code = code;
+    return opened;
+  }
   return load_export(command, source.path);
 }
 

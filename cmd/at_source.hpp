@@ -1,6 +1,6 @@
-// The history `koordq at` reads (behaviour.md §24): a journal opened as a secondary instance, or an
-// NDJSON export loaded and checked record by record, both behind one JournalReader. Failures are
-// printed as one line and carry exit code 3.
+// The history `koordq at` and `koordq replay` read (behaviour.md §24, §26.6): a journal opened as a
+// secondary instance, an NDJSON export loaded and checked record by record, or the journal archive,
+// behind one JournalReader. Failures are printed as one line.
 #pragma once
 
 #include <memory>
@@ -9,19 +9,14 @@
 #include <string_view>
 
 #include "cmd/journal_source.hpp"
-#include "journal/journal_reader.hpp"
-#include "replay/export_journal.hpp"
+#include "cmd/opened_history.hpp"
 
 namespace koordq::cmd {
 
-struct OpenedHistory {
-  std::unique_ptr<journal::JournalReader> journal;
-  std::unique_ptr<replay::ExportJournal> exported;
-  journal::JournalReader* reader = nullptr;
-  std::string name;  // for messages: "the journal in DIR", "the export FILE"
-};
-
-// std::nullopt after printing `koordq <command>: <why>` on stderr.
-std::optional<OpenedHistory> open_history(std::string_view command, const JournalSource& source);
+// std::nullopt after printing `koordq <command>: <why>` on stderr (exit code 3, or what
+// open_archive_history sets, in `exit_code` when given). From the archive, only what `range` asks
+// for is read (the whole of a journal or an export is).
+std::optional<OpenedHistory> open_history(std::string_view command, const JournalSource& source,
+                                          const HistoryRange& range = {}, int* exit_code = nullptr);
 
 }  // namespace koordq::cmd

@@ -9,6 +9,7 @@
 
 #include "base/log.hpp"
 #include "base/rfc3339.hpp"
+#include "cmd/archive_history.hpp"
 #include "cmd/command_names.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
@@ -28,16 +29,15 @@ struct Failure {
   int exit_code = kExitJournalUnreadable;
 };
 
-std::optional<Failure> fold_journal(const ExplainOptions& o, replay::StoryFolder& folder) {
-  auto reader = open_journal_for_reading(kExplainCommand, o.source.path);
-  if (!reader) return Failure{"", kExitJournalUnreadable};  // reported by open_journal_for_reading
-  auto range = journal::retained_range(*reader);
+std::optional<Failure> fold_reader(const ExplainOptions& o, journal::JournalReader& reader,
+                                   replay::StoryFolder& folder) {
+  auto range = journal::retained_range(reader);
   if (!range.ok()) return Failure{range.message()};
   uint64_t end = range->last;
   if (o.at) {
     auto at = o.at->kind == When::Kind::revision
                   ? journal::check_revision(*range, o.at->revision)
-                  : journal::revision_at_time(*reader, *range, o.at->unix_nanos, o.at->text);
+                  : journal::revision_at_time(reader, *range, o.at->unix_nanos, o.at->text);
     if (!at.ok()) return Failure{at.message(), kExitUsage};
     end = *at;
   }
@@ -48,7 +48,7 @@ std::optional<Failure> fold_journal(const ExplainOptions& o, replay::StoryFolder
                  "there, and phases and positions count only what the retained records show\n",
                  static_cast<unsigned long long>(range->first));
   }
-  auto plan = replay::plan_story(*reader, o.unit.namespace_name, o.unit.name, range->first, end);
+  auto plan = replay::plan_story(reader, o.unit.namespace_name, o.unit.name, range->first, end);
   if (!plan.ok()) return Failure{plan.message()};
   if (!plan->indexed) {
     KQ_V(1)
@@ -56,10 +56,27 @@ std::optional<Failure> fold_journal(const ExplainOptions& o, replay::StoryFolder
      range->first);
   }
   TerminalProgress progress("explaining", plan->records());
-  const Status folded = replay::fold_story(*reader, *plan, folder,
-                                           [&](uint64_t seq, uint64_t records) { progress.update(records, seq); });
+  const Status folded =
+      replay::fold_story(reader, *plan, folder, [&](uint64_t seq, uint64_t records) { progress.update(records, seq); });
   if (!folded.ok()) return Failure{folded.message()};
   return std::nullopt;
+}
+
+std::optional<Failure> fold_journal(const ExplainOptions& o, replay::StoryFolder& folder) {
+  auto reader = open_journal_for_reading(kExplainCommand, o.source.path);
+  if (!reader) return Failure{"", kExitJournalUnreadable};  // reported by open_journal_for_reading
+  return fold_reader(o, *reader, folder);
+}
+
+// From the archive: the records up to --at (all of them without it).
+std::optional<Failure> fold_archive(const ExplainOptions& o, replay::StoryFolder& folder) {
+  HistoryRange needed;
+  if (o.at && o.at->kind == When::Kind::revision) needed.to_seq = o.at->revision;
+  if (o.at && o.at->kind == When::Kind::time) needed.to_time = o.at->unix_nanos;
+  int exit_code = kExitJournalUnreadable;
+  auto history = open_archive_history(kExplainCommand, o.source, needed, exit_code);
+  if (!history) return Failure{"", exit_code};  // reported by open_archive_history
+  return fold_reader(o, *history->reader, folder);
 }
 
 // An export is read as a stream: WHEN is checked against the records it holds as they go by.
@@ -104,6 +121,7 @@ std::optional<Failure> fold_export(const ExplainOptions& o, std::istream& in, re
 
 std::optional<Failure> fold_source(const ExplainOptions& o, replay::StoryFolder& folder) {
   if (o.source.kind == JournalSource::Kind::journal_dir) return fold_journal(o, folder);
+  if (o.source.kind == JournalSource::Kind::archive) return fold_archive(o, folder);
   if (o.source.path == "-") return fold_export(o, std::cin, folder);
   std::ifstream in(o.source.path, std::ios::binary);
   if (!in) return Failure{"cannot read export file " + o.source.path + "; pass --export FILE (- reads stdin)"};

@@ -15,8 +15,10 @@ const CommandSpec& explain_command_spec() {
           "Prints the history of one QueueUnit from the journal (or an export): every record that touched it (its "
           "watch records, the decisions about it and their outcomes), each decision with its reason text, and for "
           "every attempt the values the quota check saw on each level of the quota path. Without --uid it explains "
-          "the latest UID that carried NS/NAME and lists the others.",
-      .usage = {"koordq explain NS/NAME [flags]"},
+          "the latest UID that carried NS/NAME and lists the others. With --archive-url it reads the journal archive "
+          "in S3 (alone, or before the local journal of --journal-dir), only the segments up to --at.",
+      .usage = {"koordq explain NS/NAME [flags]",
+                "koordq explain NS/NAME --archive-url s3://BUCKET[/PREFIX] [--journal-dir DIR] [flags]"},
       .arguments = {{"NS/NAME", "namespace and name of the QueueUnit"}},
       .flag_groups =
           {
@@ -29,6 +31,7 @@ const CommandSpec& explain_command_spec() {
                     "end the history at WHEN: an RFC3339 time or rev:N (N >= 1)"},
                    {"-o", "--output", "FORMAT", "text", "text or json"},
                }},
+              archive_read_flag_group(),
           },
       .subcommands = {},
       .sections = {},

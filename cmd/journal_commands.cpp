@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "api/debug_service.hpp"
+#include "cmd/archive_journal_verify.hpp"
+#include "cmd/at_source.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/default_paths.hpp"
 #include "cmd/exit_codes.hpp"
@@ -109,8 +111,14 @@ int run_journal_import(const JournalImportOptions& options) {
 
 int run_journal_export(const JournalExportOptions& options) {
   constexpr std::string_view kCommand = "journal export";
-  auto reader = open_journal_for_reading(kCommand, options.journal_dir);
-  if (!reader) return kExitJournalUnreadable;
+  HistoryRange needed;
+  if (options.from && options.from->kind == When::Kind::revision) needed.from_seq = options.from->revision;
+  if (options.to && options.to->kind == When::Kind::revision) needed.to_seq = options.to->revision;
+  if (options.to && options.to->kind == When::Kind::time) needed.to_time = options.to->unix_nanos;
+  int exit_code = kExitJournalUnreadable;
+  auto history = open_history(kCommand, options.source, needed, &exit_code);
+  if (!history) return exit_code;
+  journal::JournalReader* reader = history->reader;
   auto range = journal::retained_range(*reader);
   if (!range.ok()) return fail_command(kCommand, range.message(), kExitJournalUnreadable);
   journal::ExportRange export_range;
@@ -229,6 +237,11 @@ int run_journal_verify(const JournalVerifyOptions& options) {
       }
       report = journal::verify_export(in, on_progress, public_key);
     }
+  } else if (options.source.kind == JournalSource::Kind::archive) {
+    int exit_code = kExitJournalUnreadable;
+    auto verified = verify_archived_history(kCommand, options.source, public_key, on_progress, exit_code);
+    if (!verified) return exit_code;
+    report = *verified;
   } else {
     reader = open_journal_for_reading(kCommand, options.source.path);
     if (!reader) return kExitJournalUnreadable;
@@ -260,10 +273,12 @@ int run_journal_verify(const JournalVerifyOptions& options) {
 
 int run_journal_stat(const JournalStatOptions& options) {
   constexpr std::string_view kCommand = "journal stat";
-  auto reader = open_journal_for_reading(kCommand, options.journal_dir);
-  if (!reader) return kExitJournalUnreadable;
-  auto stat = journal::journal_stat(*reader);
+  int exit_code = kExitJournalUnreadable;
+  auto history = open_history(kCommand, options.source, {}, &exit_code);
+  if (!history) return exit_code;
+  auto stat = journal::journal_stat(*history->reader);
   if (!stat.ok()) return fail_command(kCommand, stat.message(), kExitJournalUnreadable);
+  if (history->stored_bytes) stat->bytes = *history->stored_bytes;
   const std::string text =
       options.output == StatOutput::json ? journal::render_stat_json(*stat) : journal::render_stat_text(*stat);
   std::fputs(text.c_str(), stdout);

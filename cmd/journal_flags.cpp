@@ -81,9 +81,11 @@ const CommandSpec& journal_export_command_spec() {
           "stdout. An NDJSON export ends with a trailer line naming the journal's UUID, the first seq and its "
           "prevHash, the last seq, the head hash and the record count, signed with --journal-signing-key-file when "
           "given, so that an export cut at either end, extended or (with the key) forged is refused by journal "
-          "verify --export.",
+          "verify --export. With --archive-url the records come from the journal archive in S3 (alone, or before "
+          "the local journal of --journal-dir), byte-equal to the journal's export.",
       .usage = {"koordq journal export [--journal-dir DIR] [--format ndjson|audit] [--from WHEN] [--to WHEN] "
-                "[--journal-signing-key-file FILE] [FILE|-]"},
+                "[--journal-signing-key-file FILE] [FILE|-]",
+                "koordq journal export --archive-url s3://BUCKET[/PREFIX] [--journal-dir DIR] [flags] [FILE|-]"},
       .arguments = {{"FILE|-", "where to write; - (the default) is stdout"}},
       .flag_groups =
           {
@@ -97,6 +99,7 @@ const CommandSpec& journal_export_command_spec() {
                     "keep records with seq <= N (rev:N) or time <= the given RFC3339 time"},
                    kSigningKeyFileFlag,
                }},
+              archive_read_flag_group(),
           },
       .subcommands = {},
       .sections = {},
@@ -118,7 +121,10 @@ const CommandSpec& journal_verify_command_spec() {
           "signature of that key, which catches a rewritten HEAD and a re-chained or forged export. Prints `ok: <n> "
           "records, seq <a>..<b>, head <hash>` (and `, signed by key <id> up to seq <s>`, with the number of "
           "records after seq <s> that no signature covers yet, also named in a warning on stderr), or one line "
-          "naming the first bad seq and what is wrong there. With --witness (through the API server) or "
+          "naming the first bad seq and what is wrong there. With --archive-url it checks the journal archive in "
+          "S3: every segment as archive verify does (each trailer signed, with --public-key), then the whole chain "
+          "from seq 1, and with --journal-dir the local journal that continues it. With --witness (through the API "
+          "server) or "
           "--witness-file, the journal is also checked against its external witness, the ConfigMap where the "
           "leader records its head every --journal-witness-period: a journal cut below a witnessed seq, with "
           "another hash at a witnessed seq, not witnessed at all (another UUID) or, with --public-key, a witness "
@@ -126,7 +132,8 @@ const CommandSpec& journal_verify_command_spec() {
       .usage = {"koordq journal verify [--journal-dir DIR | --export FILE] [--public-key FILE]",
                 "koordq journal verify [--journal-dir DIR] [--public-key FILE] --witness [--witness-configmap "
                 "NS/NAME] [--kubeconfig FILE]",
-                "koordq journal verify [--journal-dir DIR] [--public-key FILE] --witness-file FILE"},
+                "koordq journal verify [--journal-dir DIR] [--public-key FILE] --witness-file FILE",
+                "koordq journal verify --archive-url s3://BUCKET[/PREFIX] [--journal-dir DIR] [--public-key FILE]"},
       .arguments = {},
       .flag_groups = {{"Flags",
                        {kJournalDirFlag,
@@ -141,7 +148,8 @@ const CommandSpec& journal_verify_command_spec() {
                         {"--kubeconfig", "", "FILE", "",
                          "kubeconfig for --witness; default: KUBECONFIG, else the in-cluster service account"},
                         {"--witness-file", "", "FILE", "",
-                         "check against the witness ConfigMap saved as `kubectl get configmap -o json` prints it"}}}},
+                         "check against the witness ConfigMap saved as `kubectl get configmap -o json` prints it"}}},
+                      archive_read_flag_group()},
       .subcommands = {},
       .sections = {},
       .exit_codes =
@@ -162,10 +170,14 @@ const CommandSpec& journal_stat_command_spec() {
       .summary = "summarise the journal",
       .description =
           "Summarises the journal: its UUID, record count, seq and time range, records per kind, snapshots, bytes "
-          "on disk and head hash.",
-      .usage = {"koordq journal stat [--journal-dir DIR] [-o text|json]"},
+          "on disk and head hash. With --archive-url it summarises the journal archive in S3 (alone, or with the "
+          "local journal of --journal-dir that continues it); bytes are then the archived objects' and the local "
+          "journal's.",
+      .usage = {"koordq journal stat [--journal-dir DIR] [-o text|json]",
+                "koordq journal stat --archive-url s3://BUCKET[/PREFIX] [--journal-dir DIR] [-o text|json]"},
       .arguments = {},
-      .flag_groups = {{"Flags", {kJournalDirFlag, {"-o", "--output", "FORMAT", "text", "text or json"}}}},
+      .flag_groups = {{"Flags", {kJournalDirFlag, {"-o", "--output", "FORMAT", "text", "text or json"}}},
+                      archive_read_flag_group()},
       .subcommands = {},
       .sections = {},
       .exit_codes = offline_exit_codes(""),
@@ -261,7 +273,7 @@ Result<JournalExportOptions> read_journal_export_options(const ParsedFlags& flag
   JournalExportOptions o;
   if (!flags.positionals().empty()) o.output = flags.positionals().front();
   FlagReader reader(kCommand, flags);
-  reader.non_empty_text(kJournalDirFlag.name, o.journal_dir);
+  read_journal_source(reader, o.source);
   reader.choice("--format", o.format, {{"ndjson", ExportFormat::ndjson}, {"audit", ExportFormat::audit}});
   reader.when("--from", o.from);
   reader.when("--to", o.to);
@@ -296,6 +308,11 @@ Result<JournalVerifyOptions> read_journal_verify_options(const ParsedFlags& flag
                        "--witness reads the witness through the API server and --witness-file from a "
                        "file: pass one of them");
   }
+  if (checks_witness && o.source.kind == JournalSource::Kind::archive) {
+    return usage_error(kCommand,
+                       "the witness is checked against a journal directory alone: pass --journal-dir without "
+                       "--archive-url");
+  }
   if (checks_witness && o.source.kind == JournalSource::Kind::export_file) {
     return usage_error(kCommand,
                        "the witness is checked against a journal directory, not an export: pass "
@@ -312,7 +329,7 @@ Result<JournalStatOptions> read_journal_stat_options(const ParsedFlags& flags, c
   if (Status extra = at_most_positionals(kCommand, flags, 0); !extra.ok()) return extra.error();
   JournalStatOptions o;
   FlagReader reader(kCommand, flags);
-  reader.non_empty_text(kJournalDirFlag.name, o.journal_dir);
+  read_journal_source(reader, o.source);
   reader.choice("-o", o.output, {{"text", StatOutput::text}, {"json", StatOutput::json}});
   if (!reader.ok()) return reader.error();
   return o;

@@ -22,7 +22,7 @@ struct JournalImportOptions {
 enum class ExportFormat { ndjson, audit };
 
 struct JournalExportOptions {
-  std::string journal_dir{kDefaultJournalDir};
+  JournalSource source;  // a journal directory or the archive (never an export)
   ExportFormat format = ExportFormat::ndjson;
   std::optional<When> from;      // inclusive
   std::optional<When> to;        // inclusive
@@ -55,7 +55,7 @@ inline constexpr FlagSpec kSigningKeyFileFlag{
 enum class StatOutput { text, json };
 
 struct JournalStatOptions {
-  std::string journal_dir{kDefaultJournalDir};
+  JournalSource source;  // a journal directory or the archive (never an export)
   StatOutput output = StatOutput::text;
 };
 

@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "cmd/archive_history.hpp"
 #include "cmd/command_names.hpp"
 #include "cmd/commands.hpp"
 #include "cmd/exit_codes.hpp"
@@ -47,7 +48,26 @@ struct Source {
   std::string name;  // for messages
 };
 
-std::optional<Source> open_source(const JournalSource& source, int& exit_code) {
+// From the archive: the records up to --to (the whole archive without it).
+std::optional<Source> open_archived_source(const ReplayOptions& options, int& exit_code) {
+  HistoryRange needed;
+  if (options.to && options.to->kind == When::Kind::revision) needed.to_seq = options.to->revision;
+  if (options.to && options.to->kind == When::Kind::time) needed.to_time = options.to->unix_nanos;
+  auto history = open_archive_history(kReplayCommand, options.source, needed, exit_code);
+  if (!history) return std::nullopt;
+  Source out;
+  out.name = history->name;
+  out.journal = std::move(history->journal);
+  out.exported = std::move(history->exported);
+  out.reader = history->reader;
+  auto uuid = out.reader->uuid();
+  out.uuid = uuid.ok() ? *uuid : std::string("unknown");
+  return out;
+}
+
+std::optional<Source> open_source(const ReplayOptions& options, int& exit_code) {
+  const JournalSource& source = options.source;
+  if (source.kind == JournalSource::Kind::archive) return open_archived_source(options, exit_code);
   Source out;
   exit_code = kExitJournalUnreadable;
   if (source.kind == JournalSource::Kind::journal_dir) {
@@ -141,7 +161,7 @@ replay::WhatIfSettings what_if_settings(const std::vector<WhatIfChange>& changes
 
 int run_replay(const ReplayOptions& options) {
   int exit_code = kExitSuccess;
-  auto source = open_source(options.source, exit_code);
+  auto source = open_source(options, exit_code);
   if (!source) return exit_code;
   journal::JournalReader& reader = *source->reader;
 
@@ -156,6 +176,8 @@ int run_replay(const ReplayOptions& options) {
   const uint64_t first = range->first;
   const std::string corrupt_hint = options.source.kind == JournalSource::Kind::journal_dir
                                        ? "; check the journal with 'koordq journal verify'"
+                                   : options.source.kind == JournalSource::Kind::archive
+                                       ? "; check the archive with 'koordq archive verify'"
                                        : "; check the export with 'koordq journal verify --export'";
 
   if (!options.what_if.empty()) {

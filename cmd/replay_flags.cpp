@@ -17,8 +17,10 @@ const CommandSpec& replay_command_spec() {
           "on the state at its basis and compares the decisions with the recorded ones, and compares every stored "
           "snapshot (what a restarted serve resumes from) with the replayed state at its seq, field by field; it "
           "stops at the first divergence. With --what-if it re-decides over the recorded inputs under changed "
-          "settings and lists the units whose admission time changes.",
-      .usage = {"koordq replay [--to WHEN] [--verify | --what-if KEY=VALUE ...] [flags]"},
+          "settings and lists the units whose admission time changes. With --archive-url it reads the journal "
+          "archive in S3 (alone, or before the local journal of --journal-dir), only the segments up to WHEN.",
+      .usage = {"koordq replay [--to WHEN] [--verify | --what-if KEY=VALUE ...] [flags]",
+                "koordq replay --archive-url s3://BUCKET[/PREFIX] [--journal-dir DIR] [--to WHEN] [flags]"},
       .arguments = {},
       .flag_groups =
           {
@@ -36,6 +38,7 @@ const CommandSpec& replay_command_spec() {
                     true},
                    {"-o", "--output", "FORMAT", "text", "text or json"},
                }},
+              archive_read_flag_group(),
           },
       .subcommands = {},
       .sections =

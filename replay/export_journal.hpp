@@ -10,11 +10,16 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "base/result.hpp"
 #include "journal/chain_check.hpp"
 #include "journal/journal_reader.hpp"
 #include "journal/rocks_store.hpp"
+
+namespace rocksdb {
+class WriteBatch;
+}
 
 namespace koordq::replay {
 
@@ -25,6 +30,15 @@ class ExportJournal {
   // `progress(seq, records)` is called now and then while loading.
   static Result<std::unique_ptr<ExportJournal>> load(std::istream& in, std::optional<journal::ChainBreak>& broken,
                                                      const std::function<void(uint64_t, uint64_t)>& progress = {});
+  // An empty temporary journal that a caller fills with records it checked itself (the reader of
+  // the journal archive: each segment checked whole, the chain checked across them), in seq
+  // order, with the snapshots it trusts, then closes with finish() before reading it.
+  static Result<std::unique_ptr<ExportJournal>> create();
+  Status add_record(const journal::StoredRecord& r);
+  // A snapshot and its anchor (snapshot_anchor.hpp), as the journal keeps them.
+  Status add_snapshot(uint64_t seq, std::string_view bytes, std::string_view anchor);
+  // Writes what is batched and the UUID, and opens the reader.
+  Status finish(std::string uuid);
   ~ExportJournal();
   ExportJournal(const ExportJournal&) = delete;
   ExportJournal& operator=(const ExportJournal&) = delete;
@@ -35,10 +49,12 @@ class ExportJournal {
 
  private:
   ExportJournal() = default;
+  Status flush();
   std::filesystem::path dir_;
   std::unique_ptr<journal::RocksStore> store_;
   std::unique_ptr<journal::JournalReader> reader_;
   std::string uuid_;
+  std::unique_ptr<rocksdb::WriteBatch> batch_;
 };
 
 }  // namespace koordq::replay

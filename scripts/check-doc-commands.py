@@ -79,6 +79,7 @@ PLACEHOLDERS = (
     ("<time>", "$quarantined_at"),
     ("registry.example.com", "$registry"),
     ("s3://BUCKET/PREFIX", '"$archive"'),
+    ("--archive-journal UUID", '--archive-journal "$uuid"'),
     ("--journal UUID", '--journal "$uuid"'),
 )
 

@@ -30,7 +30,7 @@ test_pkgs=(
   docker-registry
   # tests/e2e/console_test.sh: the console in headless Chromium, driven through WebDriver.
   chromium chromium-driver python3-selenium fonts-liberation
-  # tests/e2e/s3_client_test.sh: a clock an hour off for the S3 client's clock-skew error.
+  # tests/e2e/s3_client_test.sh and archive_test.sh: a clock an hour off for SigV4's clock-skew error.
   faketime
 )
 

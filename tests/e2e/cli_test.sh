@@ -84,22 +84,27 @@ serve_flags=(
   --feature-gates --admissionCheckControllerWorker
 )
 
+# The flags of every reader of the archive (behaviour.md §26.6).
+archive_read_flags=(--archive-url --archive-addressing --archive-cluster --archive-journal --archive-cache
+  --archive-cache-size --archive-stats)
+
 # Help of every command.
 expect_help -- serve replay at explain console journal archive version
 expect_help serve -- "${serve_flags[@]}" "Exit codes"
 expect_help at -- WHEN OBJECT --journal-dir --export -o --phase --limit --offset queues "queue NAME" quotas \
   "quota NAME" "unit NS/NAME" metrics koordq_admission_wait_seconds "debug elasticquota" "debug queue" \
-  "debug userquota" "Exit codes"
-expect_help explain -- NS/NAME --journal-dir --export --uid --at -o "Exit codes"
+  "debug userquota" "${archive_read_flags[@]}" "Exit codes"
+expect_help explain -- NS/NAME --journal-dir --export --uid --at -o "${archive_read_flags[@]}" "Exit codes"
 expect_help console -- --journal-dir --listen --state-cache-mb /console/ "Exit codes"
 expect_help replay -- --journal-dir --export --to --verify --what-if -o oversellrate pod-initial-backoff-seconds \
-  pod-max-backoff-seconds queue.NAME.policy queue.NAME.annotation.KEY quota.NAME.max.RESOURCE "Exit codes"
+  pod-max-backoff-seconds queue.NAME.policy queue.NAME.annotation.KEY quota.NAME.max.RESOURCE \
+  "${archive_read_flags[@]}" "Exit codes"
 expect_help journal -- import export verify stat checkpoint
 expect_help journal import -- --journal-dir "FILE|-" "Exit codes"
-expect_help journal export -- --journal-dir --format --from --to "FILE|-" "Exit codes"
+expect_help journal export -- --journal-dir --format --from --to "FILE|-" "${archive_read_flags[@]}" "Exit codes"
 expect_help journal verify -- --journal-dir --export --public-key --witness --witness-configmap --kubeconfig \
-  --witness-file "Exit codes"
-expect_help journal stat -- --journal-dir -o "Exit codes"
+  --witness-file "${archive_read_flags[@]}" "Exit codes"
+expect_help journal stat -- --journal-dir -o "${archive_read_flags[@]}" "Exit codes"
 expect_help journal checkpoint -- --journal-dir DIR "Exit codes"
 expect_help archive -- ls verify export
 expect_help archive ls -- --archive-url --archive-addressing --times -o "Exit codes"

@@ -8,4 +8,5 @@ koordq_gtest(archive_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/s3_error_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/s3_xml_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/archive_segment_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/archive_read_test.cpp
   LIBS koordq_archive)

@@ -61,6 +61,13 @@ const std::vector<ObjectCase> kObjects = {
     {{"queue", "version"}, {AtObject::Kind::queue, "", "version"}},
 };
 
+JournalSource source_of(JournalSource::Kind kind, std::string path) {
+  JournalSource out;
+  out.kind = kind;
+  out.path = std::move(path);
+  return out;
+}
+
 TEST(AtFlags, every_object_form_of_the_table) {
   for (const ObjectCase& c : kObjects) {
     std::vector<std::string> args = {"at", "rev:5"};
@@ -140,14 +147,62 @@ TEST(AtFlags, when_and_object_errors) {
 
 TEST(OfflineFlags, export_replaces_the_journal_and_excludes_journal_dir) {
   EXPECT_EQ(parsed_options<AtOptions>({"at", "rev:1", "queues", "--export", "-"}).source,
-            (JournalSource{JournalSource::Kind::export_file, "-"}));
+            source_of(JournalSource::Kind::export_file, "-"));
   EXPECT_EQ(parsed_options<ReplayOptions>({"replay", "--journal-dir", "/j"}).source,
-            (JournalSource{JournalSource::Kind::journal_dir, "/j"}));
+            source_of(JournalSource::Kind::journal_dir, "/j"));
   EXPECT_EQ(usage_error_line({"explain", "a/b", "--export", "x", "--journal-dir", "y"}),
             "koordq explain: --export and --journal-dir exclude each other: --export reads an export file instead of "
             "a journal; see 'koordq explain --help'");
   EXPECT_EQ(usage_error_line({"journal", "stat", "--export", "x"}),
             "koordq journal stat: unknown flag --export; see 'koordq journal stat --help'");
+}
+
+TEST(OfflineFlags, archive_url_reads_the_archive_alone_or_before_a_local_journal) {
+  const JournalSource alone =
+      parsed_options<AtOptions>({"at", "rev:1", "queues", "--archive-url", "s3://bkt/p"}).source;
+  EXPECT_EQ(alone.kind, JournalSource::Kind::archive);
+  EXPECT_FALSE(alone.local);
+  EXPECT_EQ(alone.archive.target.url, "s3://bkt/p");
+  EXPECT_EQ(alone.archive.target.addressing, "auto");
+  EXPECT_TRUE(alone.archive.cache);
+  EXPECT_EQ(alone.archive.cache_dir, "");  // the XDG default, resolved when read
+  EXPECT_EQ(alone.archive.cache_bytes, int64_t{2} << 30);
+  EXPECT_FALSE(alone.archive.stats);
+
+  const JournalSource joined =
+      parsed_options<ReplayOptions>({"replay", "--archive-url", "s3://bkt", "--journal-dir", "/j", "--archive-cluster",
+                                     "c", "--archive-journal", "u", "--archive-cache", "/c", "--archive-cache-size",
+                                     "1MiB", "--archive-addressing", "path", "--archive-stats"})
+          .source;
+  EXPECT_EQ(joined.kind, JournalSource::Kind::archive);
+  EXPECT_TRUE(joined.local);
+  EXPECT_EQ(joined.path, "/j");
+  EXPECT_EQ(joined.archive.target, (ArchiveTarget{"s3://bkt", "path", "c", "u"}));
+  EXPECT_EQ(joined.archive.cache_dir, "/c");
+  EXPECT_EQ(joined.archive.cache_bytes, 1 << 20);
+  EXPECT_TRUE(joined.archive.stats);
+  EXPECT_FALSE(parsed_options<ExplainOptions>({"explain", "a/b", "--archive-url", "s3://bkt", "--archive-cache", "off"})
+                   .source.archive.cache);
+  EXPECT_EQ(parsed_options<JournalExportOptions>({"journal", "export", "--archive-url", "s3://bkt"}).source.kind,
+            JournalSource::Kind::archive);
+  EXPECT_EQ(parsed_options<JournalVerifyOptions>({"journal", "verify", "--archive-url", "s3://bkt"}).source.kind,
+            JournalSource::Kind::archive);
+  EXPECT_EQ(parsed_options<JournalStatOptions>({"journal", "stat", "--archive-url", "s3://bkt"}).source.kind,
+            JournalSource::Kind::archive);
+}
+
+TEST(OfflineFlags, archive_flag_errors_name_the_problem) {
+  EXPECT_EQ(usage_error_line({"at", "rev:1", "queues", "--archive-url", "s3://bkt", "--export", "x"}),
+            "koordq at: --export and --archive-url exclude each other: read the archive with --archive-url, or an "
+            "export with --export; see 'koordq at --help'");
+  EXPECT_EQ(usage_error_line({"replay", "--archive-journal", "u"}),
+            "koordq replay: --archive-journal needs --archive-url; see 'koordq replay --help'");
+  EXPECT_NE(usage_error_line({"journal", "stat", "--archive-url", "https://bkt"}).find("not an s3:// URL"),
+            std::string::npos);
+  EXPECT_NE(usage_error_line({"journal", "verify", "--archive-url", "s3://bkt", "--archive-cache-size", "0"}), "");
+  EXPECT_EQ(usage_error_line({"journal", "verify", "--archive-url", "s3://bkt", "--witness"}),
+            "koordq journal verify: the witness is checked against a journal directory alone: pass --journal-dir "
+            "without --archive-url; see 'koordq journal verify --help'");
 }
 
 TEST(ExplainFlags, unit_uid_at_and_output) {
@@ -325,7 +380,7 @@ TEST(JournalFlags, import_export_verify_stat) {
             "export --help'");
 
   EXPECT_EQ(parsed_options<JournalVerifyOptions>({"journal", "verify", "--export", "e.ndjson"}).source,
-            (JournalSource{JournalSource::Kind::export_file, "e.ndjson"}));
+            source_of(JournalSource::Kind::export_file, "e.ndjson"));
   EXPECT_EQ(parsed_options<JournalStatOptions>({"journal", "stat", "-o", "json"}).output, StatOutput::json);
 }
 
