@@ -67,9 +67,11 @@ class DecisionEngine {
   // the serve loop's own reads and snapshots. read_state and
   // quota may be called from any thread, concurrently with the driving thread's apply and decide.
   void read_state(const std::function<void(const Scheduler&, uint64_t applied_seq)>& read);
-  // The state as of the latest publication of the read side (EngineOptions::publish_reads; else
+  // The pages of the latest publication of the read side (EngineOptions::publish_reads; else
   // null): never waits for the router, whatever it is doing.
-  std::shared_ptr<const PublishedState> published() const;
+  PublishedPages published() const;
+  // Runs `read` on the read side's whole state (ReadSide::read_state); false without a read side.
+  bool read_published_state(const std::function<void(const Scheduler&, uint64_t revision)>& read) const;
   // Waits until the read side has published `seq` or later (tests, benchmarks).
   bool wait_published(uint64_t seq);
   // A quota actor's copy of its quota, or nullopt when no quota has that name.
