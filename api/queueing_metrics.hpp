@@ -46,7 +46,7 @@ struct WrittenFamily {
 // (not sorted by name); byte for byte what prometheus-cpp's TextSerializer writes of
 // `queueing_families` for the same state and memory.
 std::vector<WrittenFamily> write_queueing_families(const actors::pages::ReadPages& p, SeriesMemory& memory,
-                                                  std::string& out);
+                                                   std::string& out);
 std::vector<WrittenFamily> write_queueing_families(const actors::Scheduler& s, SeriesMemory& memory, std::string& out);
 
 // One exposition sorted by family name: the written families (their lines in `text`) merged with

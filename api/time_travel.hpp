@@ -1,8 +1,8 @@
 // Reads of the decision state at a point in time for the live APIs (design.md §6, behaviour.md
 // §18): the latest published state from the read side, any other revision reconstructed from
 // the nearest snapshot plus the records after it. Reads of pages (read_pages) get the read side's
-// pages live, and the pages of a reconstructed state built by build_read_pages (kept with it). Reconstructed states are kept in an LRU cache of
-// a bounded estimated size; at most `max_inflight` reconstructions run at once, over the
+// pages live, and the pages of a reconstructed state built by build_read_pages (kept with it). Reconstructed states are
+// kept in an LRU cache of a bounded estimated size; at most `max_inflight` reconstructions run at once, over the
 // visibility and debug APIs together, and a request beyond that is refused at once (429).
 // Reconstructions read only the journal: they never touch the scheduling actors.
 #pragma once

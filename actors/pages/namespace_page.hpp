@@ -12,8 +12,8 @@ namespace koordq::actors::pages {
 
 struct NamespacePage {
   int64_t count = 0, waiting = 0, holding = 0;
-  schema::ResourceVector used;                   // Σ charge of its units holding quota
-  std::map<std::string, int64_t> phases;         // by phase name
+  schema::ResourceVector used;                        // Σ charge of its units holding quota
+  std::map<std::string, int64_t> phases;              // by phase name
   std::map<std::string, int64_t, std::less<>> types;  // by spec.consumerRef.kind
 
   bool operator==(const NamespacePage&) const = default;

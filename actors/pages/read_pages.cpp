@@ -19,7 +19,8 @@ ReadPages build_read_pages(const Scheduler& s, uint64_t revision, const LabelInd
     queues->emplace(label, std::make_shared<const QueuePage>(build_queue_page(s, label, keys)));
   }
   for (const auto& [name, q] : s.queues()) {
-    if (!queues->count(name)) queues->emplace(name, std::make_shared<const QueuePage>(build_queue_page(s, name, kNone)));
+    if (!queues->count(name))
+      queues->emplace(name, std::make_shared<const QueuePage>(build_queue_page(s, name, kNone)));
   }
   auto quotas = std::make_shared<PageMap<QuotaAccount>>();
   for (const std::string& name : s.quotas().names()) {

@@ -23,8 +23,8 @@ using PageMap = std::map<std::string, std::shared_ptr<const Page>>;
 
 struct ReadPages {
   uint64_t revision = 0;
-  std::shared_ptr<const PageMap<QueuePage>> queues;         // by queue label ("": units without one)
-  std::shared_ptr<const PageMap<QuotaAccount>> quotas;      // by known quota name
+  std::shared_ptr<const PageMap<QueuePage>> queues;          // by queue label ("": units without one)
+  std::shared_ptr<const PageMap<QuotaAccount>> quotas;       // by known quota name
   std::shared_ptr<const PageMap<NamespacePage>> namespaces;  // namespaces with a QueueUnit
   std::shared_ptr<const QueueingMetrics> metrics;
 };

@@ -30,8 +30,9 @@ UnitRow unit_row(const Scheduler& s, const UnitState& u) {
   row.failures = u.failures;
   row.backoff_until = u.backoff_until;
   row.last_allocate_time = status.last_allocate_time;
-  row.reclaim_requested = std::any_of(status.admissions.begin(), status.admissions.end(),
-                                      [](const schema::Admission& a) { return a.reclaim_state && a.reclaim_state->replicas > 0; });
+  row.reclaim_requested =
+      std::any_of(status.admissions.begin(), status.admissions.end(),
+                  [](const schema::Admission& a) { return a.reclaim_state && a.reclaim_state->replicas > 0; });
   return row;
 }
 

@@ -49,14 +49,27 @@ void PageMaintainer::note_record(const Scheduler& s, const journal::StoredRecord
       const auto watch = body.getWatch();
       if (watch.getEventType() == wire::Watch::EventType::BOOKMARK) return;
       schema::WatchedObject object;
-      if (!schema::read_watched_object(watch.getObject(), object).ok() ||
-          schema::kind_of(object) != schema::ObjectKind::kQueueUnit) {
+      if (!schema::read_watched_object(watch.getObject(), object).ok()) {
         all_ = true;
         return;
       }
-      const auto& meta = std::get<schema::QueueUnit>(object).metadata;
-      touch_unit(s, unit_key(meta.namespace_, meta.name));
-      return;
+      switch (schema::kind_of(object)) {
+        case schema::ObjectKind::kQueueUnit: {
+          const auto& meta = std::get<schema::QueueUnit>(object).metadata;
+          touch_unit(s, unit_key(meta.namespace_, meta.name));
+          return;
+        }
+        case schema::ObjectKind::kQueue: {
+          // It maps or unmaps the units carrying its name, which changes whether they wait.
+          const std::string& name = std::get<schema::Queue>(object).metadata.name;
+          dirty_labels_.insert(name);
+          queue_events_.insert(name);
+          return;
+        }
+        default:
+          all_ = true;
+          return;
+      }
     }
     case journal::RecordKind::kRound: {
       auto decisions = read_round_kept(body.getRound());
@@ -117,9 +130,15 @@ void PageMaintainer::after_fold(const Scheduler& s, uint64_t revision) {
     all_ = false;
     units_.clear();
     dirty_labels_.clear();
+    queue_events_.clear();
     return;
   }
   std::set<std::string> namespaces;
+  for (const std::string& name : queue_events_) {
+    if (const auto it = labels_.find(name); it != labels_.end()) {
+      for (const std::string& key : it->second) namespaces.insert(namespace_of(key));
+    }
+  }
   for (const auto& [key, before] : units_) {
     namespaces.insert(namespace_of(key));
     // Out of the label it had, into the one it has.
@@ -148,8 +167,8 @@ void PageMaintainer::after_fold(const Scheduler& s, uint64_t revision) {
     if (!has_units && !s.queues().count(label)) {
       queues->erase(label);
     } else {
-      (*queues)[label] = std::make_shared<const pages::QueuePage>(
-          pages::build_queue_page(s, label, has_units ? keys->second : kNone));
+      (*queues)[label] =
+          std::make_shared<const pages::QueuePage>(pages::build_queue_page(s, label, has_units ? keys->second : kNone));
     }
     if (s.quotas().known(label)) {
       (*quotas)[label] = std::make_shared<const pages::QuotaAccount>(pages::build_quota_account(s, label));
@@ -170,6 +189,7 @@ void PageMaintainer::after_fold(const Scheduler& s, uint64_t revision) {
   pages_.metrics = std::make_shared<const QueueingMetrics>(s.metrics());
   units_.clear();
   dirty_labels_.clear();
+  queue_events_.clear();
 }
 
 }  // namespace koordq::actors::runtime

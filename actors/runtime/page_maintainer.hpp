@@ -1,10 +1,11 @@
 // The read pages kept up to date batch by batch (design.md §4, read side): before a batch is
 // folded, what its records touch is noted (the units of its watch, round and outcome records and
-// their queue labels before and after, the queues whose timers fire, the pages whose backoff ends
-// pass); after the fold, the pages of those labels, grown to their whole quota trees, and of those
-// units' namespaces are rebuilt with the builders of actors/pages and the rest are shared with the
-// previous revision. A record whose reach is not worked out here (a Queue or ElasticQuota event,
-// role, config, relist) rebuilds every page: correctness first.
+// their queue labels before and after, the Queues of its watch records, the queues whose timers
+// fire, the pages whose backoff ends pass); after the fold, the pages of those labels, grown to
+// their whole quota trees, and of those units' namespaces (and of the units a Queue event maps or
+// unmaps) are rebuilt with the builders of actors/pages and the rest are shared with the previous
+// revision. A record whose reach is not worked out here (an ElasticQuota event, role, config,
+// relist) rebuilds every page: correctness first.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +44,7 @@ class PageMaintainer {
   // What the batch being folded touches.
   bool all_ = false;
   std::map<std::string, std::optional<std::string>> units_;  // unit key → its label before the fold
+  std::set<std::string> queue_events_;                       // names of Queues with a watch event
   std::set<std::string> dirty_labels_;                       // queue labels
 };
 

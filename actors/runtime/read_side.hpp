@@ -62,8 +62,8 @@ class ReadSide {
   void run();
   void fold(const Pending& batch);
 
-  Scheduler state_;         // written by the read side's thread under state_mu_ only
-  uint64_t revision_ = 0;   // likewise
+  Scheduler state_;        // written by the read side's thread under state_mu_ only
+  uint64_t revision_ = 0;  // likewise
   mutable std::shared_mutex state_mu_;
   std::unique_ptr<PageMaintainer> maintainer_;  // the read side's thread only
   mutable std::mutex mu_;

@@ -77,7 +77,8 @@ RC_GTEST_PROP(ReadPagesProperty, pages_kept_batch_by_batch_are_the_pages_built_f
       applied = record.seq();
     }
     maintainer.after_fold(state, applied);
-    const std::string difference = pages_difference(maintainer.pages(), actors::pages::build_read_pages(state, applied));
+    const std::string difference =
+        pages_difference(maintainer.pages(), actors::pages::build_read_pages(state, applied));
     if (!difference.empty()) RC_FAIL("after record " + std::to_string(applied) + ": " + difference);
     for (const auto& [label, page] : *maintainer.pages().queues) {
       const auto it = before.queues->find(label);

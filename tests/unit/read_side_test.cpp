@@ -74,9 +74,9 @@ TEST_F(ReadSideTest, each_applied_batch_is_published_as_the_pages_of_the_fold) {
 
 TEST_F(ReadSideTest, a_held_publication_stays_as_it_was_and_untouched_pages_are_shared) {
   actors::runtime::DecisionEngine engine({1, {}, true}, actors::Scheduler());
-  ASSERT_TRUE(engine.apply(batch({quota("a", "", {{"cpu", "8"}}), queue("a"), quota("b", "", {{"cpu", "8"}}),
-                                  queue("b")}))
-                  .ok());
+  ASSERT_TRUE(
+      engine.apply(batch({quota("a", "", {{"cpu", "8"}}), queue("a"), quota("b", "", {{"cpu", "8"}}), queue("b")}))
+          .ok());
   ASSERT_TRUE(engine.wait_published(4));
   auto held = engine.published();  // a reader that does not let go
 
@@ -97,8 +97,8 @@ TEST_F(ReadSideTest, a_held_publication_stays_as_it_was_and_untouched_pages_are_
 
 TEST_F(ReadSideTest, the_whole_state_is_read_at_the_seq_it_is_folded_up_to) {
   actors::runtime::DecisionEngine engine({1, {}, true}, actors::Scheduler());
-  ASSERT_TRUE(engine.apply(batch({quota("root", "", {{"cpu", "8"}}), queue("root"), unit("a", "root", "1", 0, kT0)}))
-                  .ok());
+  ASSERT_TRUE(
+      engine.apply(batch({quota("root", "", {{"cpu", "8"}}), queue("root"), unit("a", "root", "1", 0, kT0)})).ok());
   ASSERT_TRUE(engine.wait_published(3));
   uint64_t revision = 0;
   size_t units = 0;
