@@ -52,7 +52,7 @@ void queue_entry(JsonOut& out, const QueuePage& page) {
   std::vector<std::pair<const UnitRow*, int64_t>> active, backoff;
   int64_t position = 0;
   for (const size_t index : page.waiting) {
-    const UnitRow& u = page.units[index];
+    const UnitRow& u = page.row(index);
     ++position;
     (u.active ? active : backoff).emplace_back(&u, position);
   }
@@ -74,8 +74,8 @@ void queue_entry(JsonOut& out, const QueuePage& page) {
   }
   out.end_array();
   std::vector<const UnitRow*> assumed;
-  for (const UnitRow& u : page.units) {
-    if (u.assumed) assumed.push_back(&u);
+  for (const auto& u : page.units) {
+    if (u->assumed) assumed.push_back(u.get());
   }
   std::sort(assumed.begin(), assumed.end(), [](const UnitRow* a, const UnitRow* b) { return a->order < b->order; });
   out.key("Assumed").begin_array();
@@ -116,7 +116,8 @@ std::string render_debug_quotas(const ReadPages& p) {
     out.key("ChildrenGuaranteedUsed").resource_vector(usage.children_used);
     out.key("Items").begin_object();
     if (const QueuePage* page = actors::pages::find_queue_page(p, name); page != nullptr) {
-      for (const UnitRow& u : page->units) {
+      for (const auto& row : page->units) {
+        const UnitRow& u = *row;
         out.key(u.namespace_ + "/" + u.name).begin_object();
         out.field("Name", u.name);
         out.key("Resource").resource_list(u.resource);
@@ -144,7 +145,7 @@ std::string render_debug_queues(const ReadPages& p) {
   std::vector<const UnitRow*> unassigned;
   for (const auto& [name, page] : *p.queues) {
     if (!page->queue) {
-      for (const UnitRow& u : page->units) unassigned.push_back(&u);
+      for (const auto& u : page->units) unassigned.push_back(u.get());
       continue;
     }
     out.key(name);

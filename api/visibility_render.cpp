@@ -147,12 +147,12 @@ std::string render_summary(uint64_t revision, const QueuePage* queue, std::vecto
     // Unfiltered: the count is the queue's, and only the page's entries are walked to.
     waiting_total = queue->waiting.size();
     for (size_t position = first; position < std::min(last, waiting_total); ++position) {
-      waiting.push_back({&queue->units[queue->waiting[position]], static_cast<int64_t>(position)});
+      waiting.push_back({&queue->row(queue->waiting[position]), static_cast<int64_t>(position)});
     }
   } else if (queue != nullptr) {
     int64_t position = 0;
     for (const size_t index : queue->waiting) {
-      const UnitRow& u = queue->units[index];
+      const UnitRow& u = queue->row(index);
       if (passes(u, filter)) {
         if (waiting_total >= first && waiting_total < last) waiting.push_back({&u, position});
         ++waiting_total;
@@ -205,7 +205,7 @@ std::optional<std::string> render_queue_units(const ReadPages& p, const std::str
   std::vector<const UnitRow*> others;
   for (const size_t index : q->not_waiting) {
     // Without a phase filter the queue shows what it holds: its waiting and assumed units.
-    if (filter.phases || q->units[index].assumed) others.push_back(&q->units[index]);
+    if (filter.phases || q->row(index).assumed) others.push_back(&q->row(index));
   }
   return render_summary(p.revision, q, std::move(others), filter, page);
 }
@@ -238,7 +238,7 @@ std::optional<std::string> render_quota_units(const ReadPages& p, const std::str
   if (!any && !p.quotas->count(quota)) return std::nullopt;
   std::vector<const UnitRow*> others;
   if (q != nullptr) {
-    for (const size_t index : q->not_waiting) others.push_back(&q->units[index]);
+    for (const size_t index : q->not_waiting) others.push_back(&q->row(index));
   }
   // The quota's waiting units are those of the queue its name maps to (§4).
   return render_summary(p.revision, q != nullptr && q->queue ? q : nullptr, std::move(others), filter, page);

@@ -1,5 +1,7 @@
 #include "actors/pages/queue_page.hpp"
 
+#include <algorithm>
+
 namespace koordq::actors::pages {
 namespace {
 
@@ -21,34 +23,61 @@ QueueFacts queue_facts(const std::string& name, const QueueState& q) {
   return facts;
 }
 
+// Whether `row` still shows `u`, given that no record changed the unit: only what a round or the
+// passing time changes on units it does not name is compared.
+bool still_shows(const Scheduler& s, const UnitState& u, const UnitRow& row) {
+  return row.backoff_until == u.backoff_until && row.waiting == u.waiting && row.assumed == u.assumed &&
+         row.active == (u.waiting && s.is_active(u)) && row.holds == u.holds && row.phase == u.phase &&
+         row.failures == u.failures && row.quota == u.quota;
+}
+
 }  // namespace
 
-QueuePage build_queue_page(const Scheduler& s, const std::string& label, const std::set<std::string>& keys) {
+bool QueuePage::operator==(const QueuePage& other) const {
+  return label == other.label && queue == other.queue &&
+         std::equal(units.begin(), units.end(), other.units.begin(), other.units.end(),
+                    [](const auto& a, const auto& b) { return *a == *b; }) &&
+         waiting == other.waiting && not_waiting == other.not_waiting && phase_counts == other.phase_counts &&
+         active == other.active && backoff == other.backoff && assumed == other.assumed &&
+         changes_at == other.changes_at;
+}
+
+QueuePage build_queue_page(const Scheduler& s, const std::string& label, const std::set<std::string>& keys,
+                           const QueuePage* previous, const std::set<std::string>* changed) {
   QueuePage page;
   page.label = label;
-  std::map<std::string, size_t> index;  // unit key → its row
   page.units.reserve(keys.size());
+  size_t before = 0;  // the walk along `previous`'s rows, which are in key order too
   for (const std::string& key : keys) {
     const auto it = s.units().find(key);
     if (it == s.units().end()) continue;
     const UnitState& u = it->second;
-    index.emplace_hint(index.end(), key, page.units.size());
-    page.units.push_back(unit_row(s, u));
-    const UnitRow& row = page.units.back();
-    ++page.phase_counts[phase_name(row.phase)];
-    if (row.waiting) ++(row.active ? page.active : page.backoff);
-    if (row.assumed) ++page.assumed;
-    if (row.waiting && u.backoff_until && *u.backoff_until > s.now()) {
+    std::shared_ptr<const UnitRow> row;
+    if (previous != nullptr && changed != nullptr && !changed->count(key)) {
+      while (before < previous->units.size() && previous->units[before]->key < key) ++before;
+      if (before < previous->units.size() && previous->units[before]->key == key &&
+          still_shows(s, u, *previous->units[before])) {
+        row = previous->units[before];
+      }
+    }
+    if (!row) row = std::make_shared<const UnitRow>(unit_row(s, u));
+    ++page.phase_counts[phase_name(row->phase)];
+    if (row->waiting) ++(row->active ? page.active : page.backoff);
+    if (row->assumed) ++page.assumed;
+    if (row->waiting && u.backoff_until && *u.backoff_until > s.now()) {
       page.changes_at = page.changes_at ? std::min(*page.changes_at, *u.backoff_until) : *u.backoff_until;
     }
-    if (!row.waiting) page.not_waiting.push_back(page.units.size() - 1);
+    if (!row->waiting) page.not_waiting.push_back(page.units.size());
+    page.units.push_back(std::move(row));
   }
   const auto q = s.queues().find(label);
   if (q == s.queues().end()) return page;
   page.queue = queue_facts(label, q->second);
   page.waiting.reserve(q->second.waiting.size());
+  const auto by_key = [](const std::shared_ptr<const UnitRow>& row, const std::string& key) { return row->key < key; };
   for (const OrderKey& key : q->second.waiting) {
-    if (const auto it = index.find(key.full_name); it != index.end()) page.waiting.push_back(it->second);
+    const auto it = std::lower_bound(page.units.begin(), page.units.end(), key.full_name, by_key);
+    if (it != page.units.end() && (*it)->key == key.full_name) page.waiting.push_back(it - page.units.begin());
   }
   return page;
 }

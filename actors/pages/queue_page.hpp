@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -35,7 +36,9 @@ struct QueueFacts {
 struct QueuePage {
   std::string label;
   std::optional<QueueFacts> queue;  // nullopt: no Queue has this name
-  std::vector<UnitRow> units;       // every unit carrying the label, by key
+  // Every unit carrying the label, by key; a row is shared with the page this one was rebuilt
+  // from while its unit is unchanged.
+  std::vector<std::shared_ptr<const UnitRow>> units;
   // Indexes into `units`: the waiting ones in queue order (position = index), and the others
   // (not waiting) by key.
   std::vector<size_t> waiting;
@@ -45,10 +48,16 @@ struct QueuePage {
   // The earliest backoff end after the page's time: the active/backoff split changes then.
   std::optional<int64_t> changes_at;
 
-  bool operator==(const QueuePage&) const = default;
+  const UnitRow& row(size_t index) const { return *units[index]; }
+  // Equal contents (rows compared by value).
+  bool operator==(const QueuePage& other) const;
 };
 
-// The page of `label`, whose units are `keys` (the units whose quota label it is).
-QueuePage build_queue_page(const Scheduler& s, const std::string& label, const std::set<std::string>& keys);
+// The page of `label`, whose units are `keys` (the units whose quota label it is). With `previous`
+// (the label's page of an earlier revision) and `changed` (the units records changed since), the
+// rows of the other units are taken from `previous` when what a round can change on a unit
+// without naming it (its backoff, whether it waits, is active or assumed) is as the row shows.
+QueuePage build_queue_page(const Scheduler& s, const std::string& label, const std::set<std::string>& keys,
+                           const QueuePage* previous = nullptr, const std::set<std::string>* changed = nullptr);
 
 }  // namespace koordq::actors::pages

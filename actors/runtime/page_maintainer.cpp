@@ -158,6 +158,8 @@ void PageMaintainer::after_fold(const Scheduler& s, uint64_t revision) {
     for (std::string& name : s.quotas().subtree(s.quotas().tree_of(label))) labels.insert(std::move(name));
   }
   static const std::set<std::string> kNone;
+  std::set<std::string> changed;  // the units the batch's records named
+  for (const auto& [key, before] : units_) changed.insert(changed.end(), key);
   auto queues = std::make_shared<Pages<pages::QueuePage>>(*pages_.queues);
   auto quotas = std::make_shared<Pages<pages::QuotaAccount>>(*pages_.quotas);
   for (const std::string& label : labels) {
@@ -167,8 +169,10 @@ void PageMaintainer::after_fold(const Scheduler& s, uint64_t revision) {
     if (!has_units && !s.queues().count(label)) {
       queues->erase(label);
     } else {
-      (*queues)[label] =
-          std::make_shared<const pages::QueuePage>(pages::build_queue_page(s, label, has_units ? keys->second : kNone));
+      const auto previous = queues->find(label);
+      (*queues)[label] = std::make_shared<const pages::QueuePage>(
+          pages::build_queue_page(s, label, has_units ? keys->second : kNone,
+                                  previous == queues->end() ? nullptr : previous->second.get(), &changed));
     }
     if (s.quotas().known(label)) {
       (*quotas)[label] = std::make_shared<const pages::QuotaAccount>(pages::build_quota_account(s, label));
