@@ -186,8 +186,8 @@ actors::runtime::PublishedPages ServeSurfaces::live_pages() {
   return engine_->published();
 }
 
-// The answers that need the whole state (the debug API's unit pages, the console) read the read
-// side's replica.
+// The answers that need the whole state (the console's latest revision, through time travel)
+// read the read side's replica.
 void ServeSurfaces::read_live(const api::StateRead& read) {
   actors::runtime::DecisionEngine* engine = nullptr;
   {

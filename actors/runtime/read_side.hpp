@@ -9,8 +9,8 @@
 // reader of pages never sees a half-applied batch and never waits for the router or a fold, and
 // the router never waits for a reader: it hands the batch over and goes on.
 //
-// The few answers that need the whole state (the debug API's unit pages, the console) read the
-// replica itself under a shared lock (read_state): such a reader waits at most for the fold of the
+// The answers that need the whole state (the console's latest revision, through time travel) read
+// the replica itself under a shared lock (read_state): such a reader waits at most for the fold of the
 // batches in hand, never for a round, and holds back only the read side while it reads.
 #pragma once
 
