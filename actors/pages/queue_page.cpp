@@ -5,7 +5,7 @@
 namespace koordq::actors::pages {
 namespace {
 
-QueueFacts queue_facts(const std::string& name, const QueueState& q) {
+QueueFacts queue_facts(const QueueState& q) {
   QueueFacts facts;
   facts.name = q.object.metadata.name;
   facts.namespace_ = q.object.metadata.namespace_;
@@ -19,7 +19,6 @@ QueueFacts queue_facts(const std::string& name, const QueueState& q) {
   if (q.cursor) facts.cursor = q.cursor->full_name;
   facts.last_attempt = q.last_attempt;
   facts.blocked = q.blocked;
-  (void)name;
   return facts;
 }
 
@@ -72,7 +71,7 @@ QueuePage build_queue_page(const Scheduler& s, const std::string& label, const s
   }
   const auto q = s.queues().find(label);
   if (q == s.queues().end()) return page;
-  page.queue = queue_facts(label, q->second);
+  page.queue = queue_facts(q->second);
   page.waiting.reserve(q->second.waiting.size());
   const auto by_key = [](const std::shared_ptr<const UnitRow>& row, const std::string& key) { return row->key < key; };
   for (const OrderKey& key : q->second.waiting) {
