@@ -31,8 +31,8 @@ struct QuotaView;
 struct EngineOptions {
   size_t threads = 0;  // actor worker threads; 0: one per core
   LatencyObserver observe_latency;
-  // Keep a read side (read_side.hpp): the state published after each applied batch, for the
-  // serving surfaces, which then never ask the router.
+  // Keep a read side (read_side.hpp): the pages of the state published after each applied batch,
+  // for the serving surfaces, which then never ask the router.
   bool publish_reads = false;
   // Folds and rounds run on the calling thread over one Scheduler, without the actors: the same
   // decisions in the same order (design.md §3), for a caller with nothing to run beside them (the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "actors/core/unit_facts.hpp"
 #include "actors/wire/decision_wire.hpp"
 #include "actors/wire/outcome_wire.hpp"
 #include "schema/wire_codec.hpp"
@@ -55,8 +56,11 @@ void PageMaintainer::note_record(const Scheduler& s, const journal::StoredRecord
       }
       switch (schema::kind_of(object)) {
         case schema::ObjectKind::kQueueUnit: {
-          const auto& meta = std::get<schema::QueueUnit>(object).metadata;
-          touch_unit(s, unit_key(meta.namespace_, meta.name));
+          const auto& unit = std::get<schema::QueueUnit>(object);
+          touch_unit(s, unit_key(unit.metadata.namespace_, unit.metadata.name));
+          // A unit created and deleted within the batch is in the state neither before nor after
+          // it, yet its queue saw it come and go.
+          dirty_labels_.insert(quota_name_of(unit));
           return;
         }
         case schema::ObjectKind::kQueue: {

@@ -30,13 +30,59 @@ journal::StoredRecord copy_of(const journal::StoredRecord& r) {
   return std::move(copy).value();
 }
 
+// What differs between two pages of one queue label (the first difference).
+std::string queue_page_difference(const actors::pages::QueuePage& kept, const actors::pages::QueuePage& built) {
+  if (kept.queue != built.queue) {
+    if (!kept.queue || !built.queue) return "whether the Queue exists";
+    const auto& a = *kept.queue;
+    const auto& b = *built.queue;
+    std::string fields;
+    if (a.cursor != b.cursor) fields += " cursor";
+    if (a.last_attempt != b.last_attempt) fields += " last_attempt";
+    if (a.blocked != b.blocked) fields += " blocked";
+    if (a.preempting != b.preempting) fields += " preempting";
+    return "the Queue's" + (fields.empty() ? std::string(" settings") : fields);
+  }
+  if (kept.units.size() != built.units.size()) return "the number of units";
+  for (size_t i = 0; i < kept.units.size(); ++i) {
+    const auto& a = *kept.units[i];
+    const auto& b = *built.units[i];
+    if (a == b) continue;
+    std::string fields;
+    if (a.active != b.active) fields += " active";
+    if (a.backoff_until != b.backoff_until) fields += " backoff_until";
+    if (a.waiting != b.waiting) fields += " waiting";
+    if (a.assumed != b.assumed) fields += " assumed";
+    if (a.holds != b.holds) fields += " holds";
+    if (a.phase != b.phase) fields += " phase";
+    if (a.attempts != b.attempts) fields += " attempts";
+    if (a.failures != b.failures) fields += " failures";
+    if (a.last_allocate_time != b.last_allocate_time) fields += " last_allocate_time";
+    if (a.reclaim_requested != b.reclaim_requested) fields += " reclaim_requested";
+    if (a.pods_running != b.pods_running || a.pods_pending != b.pods_pending) fields += " pods";
+    return "unit " + b.key + ":" + (fields.empty() ? " another field" : fields);
+  }
+  if (kept.waiting != built.waiting) return "the waiting order";
+  if (kept.not_waiting != built.not_waiting) return "the units not waiting";
+  if (kept.changes_at != built.changes_at) return "changes_at";
+  return "the counts";
+}
+
+std::string page_difference(const actors::pages::QueuePage& kept, const actors::pages::QueuePage& built) {
+  return queue_page_difference(kept, built);
+}
+template <class Page>
+std::string page_difference(const Page&, const Page&) {
+  return "";
+}
+
 // The first page of `kind` whose contents differ, or "".
 template <class Page>
 std::string first_difference(const std::string& kind, const PageMap<Page>& kept, const PageMap<Page>& built) {
   for (const auto& [name, page] : built) {
     const auto it = kept.find(name);
     if (it == kept.end()) return kind + " \"" + name + "\" is missing";
-    if (!(*it->second == *page)) return kind + " \"" + name + "\" differs";
+    if (!(*it->second == *page)) return kind + " \"" + name + "\" differs: " + page_difference(*it->second, *page);
   }
   for (const auto& [name, page] : kept) {
     if (!built.count(name)) return kind + " \"" + name + "\" should be gone";
@@ -55,10 +101,12 @@ std::string pages_difference(const ReadPages& kept, const ReadPages& built) {
   return "";
 }
 
-RC_GTEST_PROP(ReadPagesProperty, pages_kept_batch_by_batch_are_the_pages_built_from_the_whole_state, ()) {
+// One generated scenario's journal, cut into batches of random sizes; the number of queue pages
+// shared with the revision before.
+size_t check_scenario() {
   const auto scenario = *testgen::scenario();
   const auto records = ScenarioJournal::record(scenario);
-  RC_PRE(!records.empty());
+  if (records.empty()) return 0;
   actors::Scheduler state(scenario.config);
   actors::runtime::PageMaintainer maintainer(state, 0);
   uint64_t applied = 0;
@@ -79,12 +127,24 @@ RC_GTEST_PROP(ReadPagesProperty, pages_kept_batch_by_batch_are_the_pages_built_f
     maintainer.after_fold(state, applied);
     const std::string difference =
         pages_difference(maintainer.pages(), actors::pages::build_read_pages(state, applied));
-    if (!difference.empty()) RC_FAIL("after record " + std::to_string(applied) + ": " + difference);
+    if (!difference.empty()) {
+      std::string kinds;
+      for (const auto& record : batch) kinds += " " + std::string(journal::kind_name(record.kind()));
+      RC_FAIL("after record " + std::to_string(applied) + " (batch:" + kinds + "): " + difference);
+    }
     for (const auto& [label, page] : *maintainer.pages().queues) {
       const auto it = before.queues->find(label);
       if (it != before.queues->end() && it->second == page) ++shared;
     }
   }
+  return shared;
+}
+
+// Ten scenarios a case: a page missed by a rare interleaving (a unit created and deleted in one
+// batch) showed only after several hundred scenarios.
+RC_GTEST_PROP(ReadPagesProperty, pages_kept_batch_by_batch_are_the_pages_built_from_the_whole_state, ()) {
+  size_t shared = 0;
+  for (int i = 0; i < 10; ++i) shared += check_scenario();
   RC_TAG(shared > 0 ? "some pages shared" : "no page shared");
 }
 
