@@ -11,7 +11,9 @@ namespace koordq::api {
 namespace {
 
 using actors::Scheduler;
-using actors::UnitState;
+using actors::pages::QueuePage;
+using actors::pages::ReadPages;
+using actors::pages::UnitRow;
 
 void nullable_millis(JsonOut& out, std::string_view key, const std::optional<int64_t>& t) {
   out.key(key);
@@ -22,24 +24,23 @@ void nullable_millis(JsonOut& out, std::string_view key, const std::optional<int
   }
 }
 
-void unit_item(JsonOut& out, const UnitState& u) {
-  out.field("Namespace", u.object.metadata.namespace_).field("Name", u.object.metadata.name);
-  out.field("Quota", u.quota).field("Priority", static_cast<int64_t>(u.object.spec.priority.value_or(0)));
+void unit_item(JsonOut& out, const UnitRow& u) {
+  out.field("Namespace", u.namespace_).field("Name", u.name);
+  out.field("Quota", u.quota).field("Priority", u.priority);
 }
 
-void queue_entry(JsonOut& out, const Scheduler& s, const actors::QueueState& q) {
-  const actors::QueueSettings& settings = q.settings;
+void queue_entry(JsonOut& out, const QueuePage& page) {
+  const actors::pages::QueueFacts& q = *page.queue;
   out.begin_object();
-  out.field("Policy", q.object.spec.queue_policy.empty() ? std::string_view("Priority")
-                                                         : std::string_view(q.object.spec.queue_policy));
-  out.field("Running", settings.policy != actors::QueuePolicy::kUnsupported);
-  out.field("MaxDepth", settings.max_depth);
-  out.field("WaitForPodsRunning", settings.wait_for_pods_running);
-  out.field("PreemptionEnabled", settings.preemption_enabled);
-  out.field("Preempting", !q.victims.empty());
+  out.field("Policy", q.policy.empty() ? std::string_view("Priority") : std::string_view(q.policy));
+  out.field("Running", q.running);
+  out.field("MaxDepth", q.max_depth);
+  out.field("WaitForPodsRunning", q.wait_for_pods_running);
+  out.field("PreemptionEnabled", q.preemption_enabled);
+  out.field("Preempting", q.preempting);
   out.key("Cursor");
   if (q.cursor) {
-    out.string(q.cursor->full_name);
+    out.string(*q.cursor);
   } else {
     out.null();
   }
@@ -48,19 +49,18 @@ void queue_entry(JsonOut& out, const Scheduler& s, const actors::QueueState& q) 
   for (const auto& [quota, blocker] : q.blocked) out.field(quota, blocker);
   out.end_object();
 
-  std::vector<std::pair<const UnitState*, int64_t>> active, backoff;
+  std::vector<std::pair<const UnitRow*, int64_t>> active, backoff;
   int64_t position = 0;
-  for (const auto& key : q.waiting) {
-    const auto it = s.units().find(key.full_name);
+  for (const size_t index : page.waiting) {
+    const UnitRow& u = page.row(index);
     ++position;
-    if (it == s.units().end()) continue;
-    (s.is_active(it->second) ? active : backoff).emplace_back(&it->second, position);
+    (u.active ? active : backoff).emplace_back(&u, position);
   }
   out.key("Active").begin_array();
   for (const auto& [u, pos] : active) {
     out.begin_object();
     unit_item(out, *u);
-    out.field("Position", pos).field("Attempts", u->status().attempts);
+    out.field("Position", pos).field("Attempts", u->attempts);
     out.end_object();
   }
   out.end_array();
@@ -68,32 +68,28 @@ void queue_entry(JsonOut& out, const Scheduler& s, const actors::QueueState& q) 
   for (const auto& [u, pos] : backoff) {
     out.begin_object();
     unit_item(out, *u);
-    out.field("Position", pos).field("Attempts", u->status().attempts).field("ConsecutiveFailures", u->failures);
+    out.field("Position", pos).field("Attempts", u->attempts).field("ConsecutiveFailures", u->failures);
     nullable_millis(out, "NextRetryTime", u->backoff_until);
     out.end_object();
   }
   out.end_array();
-  std::vector<const UnitState*> assumed;
-  for (const std::string& key : q.members) {
-    const auto it = s.units().find(key);
-    if (it != s.units().end() && it->second.assumed) assumed.push_back(&it->second);
+  std::vector<const UnitRow*> assumed;
+  for (const auto& u : page.units) {
+    if (u->assumed) assumed.push_back(u.get());
   }
-  std::sort(assumed.begin(), assumed.end(), [](const UnitState* a, const UnitState* b) { return a->key < b->key; });
+  std::sort(assumed.begin(), assumed.end(), [](const UnitRow* a, const UnitRow* b) { return a->order < b->order; });
   out.key("Assumed").begin_array();
-  for (const UnitState* u : assumed) {
+  for (const UnitRow* u : assumed) {
     out.begin_object();
     unit_item(out, *u);
     out.field("Phase", actors::phase_name(u->phase));
     out.key("LastAllocateTime");
-    if (const auto& t = u->status().last_allocate_time) {
+    if (const auto& t = u->last_allocate_time) {
       out.string(base::format_rfc3339_seconds(*t));
     } else {
       out.null();
     }
-    const auto& admissions = u->status().admissions;
-    out.field("ReclaimRequested", std::any_of(admissions.begin(), admissions.end(), [](const schema::Admission& a) {
-                return a.reclaim_state && a.reclaim_state->replicas > 0;
-              }));
+    out.field("ReclaimRequested", u->reclaim_requested);
     out.end_object();
   }
   out.end_array();
@@ -102,20 +98,15 @@ void queue_entry(JsonOut& out, const Scheduler& s, const actors::QueueState& q) 
 
 }  // namespace
 
-std::string render_debug_quotas(const Scheduler& s) {
-  std::map<std::string, std::vector<const UnitState*>> items;
-  for (const auto& [key, u] : s.units()) {
-    if (!u.quota.empty()) items[u.quota].push_back(&u);
-  }
+std::string render_debug_quotas(const ReadPages& p) {
   JsonOut out(true);
   out.begin_object();
-  for (const std::string& name : s.quotas().names()) {
-    const actors::QuotaInfo& info = *s.quotas().find(name);
-    const actors::QuotaUsage& usage = s.quotas().usage(name);
+  for (const auto& [name, quota] : *p.quotas) {
+    const actors::QuotaUsage& usage = quota->usage;
     out.key(name).begin_object();
     out.field("Count", usage.count);
-    out.key("Max").resource_vector(info.max);
-    out.key("Min").resource_vector(info.min);
+    out.key("Max").resource_vector(quota->max);
+    out.key("Min").resource_vector(quota->min);
     out.key("Used").resource_vector(usage.used);
     out.key("SelfUsed").resource_vector(usage.self_used);
     out.key("ChildrenUsed").resource_vector(usage.children_used);
@@ -124,20 +115,22 @@ std::string render_debug_quotas(const Scheduler& s) {
     out.key("SelfGuaranteedUsed").resource_vector(usage.self_used);
     out.key("ChildrenGuaranteedUsed").resource_vector(usage.children_used);
     out.key("Items").begin_object();
-    for (const UnitState* u : items[name]) {
-      const auto& meta = u->object.metadata;
-      out.key(meta.namespace_ + "/" + meta.name).begin_object();
-      out.field("Name", meta.name);
-      out.key("Resource").resource_list(u->object.spec.resource);
-      out.field("Priority", static_cast<int64_t>(u->object.spec.priority.value_or(0)));
-      out.key("CreationTimestamp");
-      if (meta.creation_timestamp) {
-        out.string(base::format_rfc3339_seconds(*meta.creation_timestamp));
-      } else {
-        out.null();
+    if (const QueuePage* page = actors::pages::find_queue_page(p, name); page != nullptr) {
+      for (const auto& row : page->units) {
+        const UnitRow& u = *row;
+        out.key(u.namespace_ + "/" + u.name).begin_object();
+        out.field("Name", u.name);
+        out.key("Resource").resource_list(u.resource);
+        out.field("Priority", u.priority);
+        out.key("CreationTimestamp");
+        if (u.creation_timestamp) {
+          out.string(base::format_rfc3339_seconds(*u.creation_timestamp));
+        } else {
+          out.null();
+        }
+        out.field("InReserveCache", u.holds);
+        out.end_object();
       }
-      out.field("InReserveCache", u->holds);
-      out.end_object();
     }
     out.end_object();
     out.end_object();
@@ -146,23 +139,24 @@ std::string render_debug_quotas(const Scheduler& s) {
   return out.take();
 }
 
-std::string render_debug_queues(const Scheduler& s) {
+std::string render_debug_queues(const ReadPages& p) {
   JsonOut out(true);
   out.begin_object();
-  for (const auto& [name, q] : s.queues()) {
+  std::vector<const UnitRow*> unassigned;
+  for (const auto& [name, page] : *p.queues) {
+    if (!page->queue) {
+      for (const auto& u : page->units) unassigned.push_back(u.get());
+      continue;
+    }
     out.key(name);
-    queue_entry(out, s, q);
-  }
-  std::vector<const UnitState*> unassigned;
-  for (const auto& [key, u] : s.units()) {
-    if (u.quota.empty() || !s.queues().count(u.quota)) unassigned.push_back(&u);
+    queue_entry(out, *page);
   }
   std::sort(unassigned.begin(), unassigned.end(),
-            [](const UnitState* a, const UnitState* b) { return a->key < b->key; });
+            [](const UnitRow* a, const UnitRow* b) { return a->order < b->order; });
   out.key("_unassigned").begin_array();
-  for (const UnitState* u : unassigned) {
+  for (const UnitRow* u : unassigned) {
     out.begin_object();
-    out.field("Namespace", u->object.metadata.namespace_).field("Name", u->object.metadata.name);
+    out.field("Namespace", u->namespace_).field("Name", u->name);
     out.field("QuotaName", u->quota).field("Reason", u->quota.empty() ? "NoQuotaLabel" : "QueueNotFound");
     out.end_object();
   }
@@ -171,35 +165,31 @@ std::string render_debug_queues(const Scheduler& s) {
   return out.take();
 }
 
-std::string render_debug_user_quotas(const Scheduler& s) {
-  struct Namespace {
-    int64_t count = 0, waiting = 0, holding = 0;
-    schema::ResourceVector used;
-    std::map<std::string, int64_t> phases;
-  };
-  std::map<std::string, Namespace> namespaces;
-  for (const auto& [key, u] : s.units()) {
-    Namespace& ns = namespaces[u.object.metadata.namespace_];
-    ++ns.count;
-    if (u.waiting) ++ns.waiting;
-    if (u.holds) {
-      ++ns.holding;
-      schema::add_to(ns.used, u.charge);
-    }
-    ++ns.phases[actors::phase_name(u.phase)];
-  }
+std::string render_debug_user_quotas(const ReadPages& p) {
   JsonOut out(true);
   out.begin_object();
-  for (const auto& [name, ns] : namespaces) {
+  for (const auto& [name, ns] : *p.namespaces) {
     out.key(name).begin_object();
-    out.field("Count", ns.count).field("Waiting", ns.waiting).field("Holding", ns.holding);
-    out.key("Used").resource_vector(ns.used);
+    out.field("Count", ns->count).field("Waiting", ns->waiting).field("Holding", ns->holding);
+    out.key("Used").resource_vector(ns->used);
     out.key("Phases").begin_object();
-    for (const auto& [phase, n] : ns.phases) out.field(phase, n);
+    for (const auto& [phase, n] : ns->phases) out.field(phase, n);
     out.end_object().end_object();
   }
   out.end_object();
   return out.take();
+}
+
+std::string render_debug_quotas(const Scheduler& s) {
+  return render_debug_quotas(actors::pages::build_read_pages(s, 0));
+}
+
+std::string render_debug_queues(const Scheduler& s) {
+  return render_debug_queues(actors::pages::build_read_pages(s, 0));
+}
+
+std::string render_debug_user_quotas(const Scheduler& s) {
+  return render_debug_user_quotas(actors::pages::build_read_pages(s, 0));
 }
 
 }  // namespace koordq::api

@@ -88,7 +88,7 @@ HttpResponse DebugService::handle(const HttpRequest& request, const PeerIdentity
     return checkpoint(request, target, peer);
   }
   if (request.method() != http::verb::get) return error_response(405, "method not allowed");
-  std::string (*render)(const actors::Scheduler&) = nullptr;
+  std::string (*render)(const actors::pages::ReadPages&) = nullptr;
   if (target.path == "/apis/v1/elasticquota") {
     render = render_debug_quotas;
   } else if (target.path == "/apis/v1/queue") {
@@ -108,11 +108,11 @@ HttpResponse DebugService::handle(const HttpRequest& request, const PeerIdentity
   }
   std::shared_ptr<const std::string> body;
   uint64_t answered_revision = 0;
-  auto error = context_.time_travel->read(at, [&](const actors::Scheduler& s, uint64_t revision) {
-    answered_revision = revision;
-    if ((body = cache_.find(revision, target.path))) return;
-    body = std::make_shared<const std::string>(render(s));
-    cache_.store(revision, target.path, body);
+  auto error = context_.time_travel->read_pages(at, [&](const actors::pages::ReadPages& p) {
+    answered_revision = p.revision;
+    if ((body = cache_.find(p.revision, target.path))) return;
+    body = std::make_shared<const std::string>(render(p));
+    cache_.store(p.revision, target.path, body);
   });
   if (error) return error_response(*error);
   HttpResponse response(http::status::ok, 11);

@@ -26,17 +26,18 @@ prometheus::MetricFamily single(const char* name, const char* help, MetricType t
 
 }  // namespace
 
-std::shared_ptr<const MetricsService::StateFamilies> MetricsService::state_families(const actors::Scheduler& s,
-                                                                                    uint64_t revision, bool leader) {
+std::shared_ptr<const MetricsService::StateFamilies> MetricsService::state_families(const actors::pages::ReadPages& p,
+                                                                                    bool leader) {
+  const uint64_t revision = p.revision;
   std::lock_guard lock(memory_mu_);
   if (last_ && last_->revision == revision && last_->leader == leader) return last_;
   auto rendered = std::make_shared<StateFamilies>();
   rendered->revision = revision;
   rendered->leader = leader;
-  rendered->e2e_latency = e2e_latency_family(s);
+  rendered->e2e_latency = e2e_latency_family(*p.metrics);
   if (leader) {
     rendered->queueing.reserve(last_ ? last_->queueing.size() : 0);
-    rendered->written = write_queueing_families(s, series_, rendered->queueing);
+    rendered->written = write_queueing_families(p, series_, rendered->queueing);
   }
   last_ = std::move(rendered);
   return last_;
@@ -50,10 +51,10 @@ std::string MetricsService::render() {
   // through prometheus-cpp's serializer. Both are merged in family-name order.
   std::shared_ptr<const StateFamilies> from_state;
   if (context_.live) {
-    context_.live([&](const actors::Scheduler& s, uint64_t revision) {
-      applied = revision;
-      from_state = state_families(s, revision, leader);
-    });
+    if (const auto pages = context_.live()) {
+      applied = pages->revision;
+      from_state = state_families(*pages, leader);
+    }
   }
   static const std::string kNoText;
   std::vector<WrittenFamily> written;
@@ -61,7 +62,7 @@ std::string MetricsService::render() {
     families.push_back(from_state->e2e_latency);
     written = from_state->written;
   } else {
-    families.push_back(e2e_latency_family(actors::Scheduler()));  // before the journal is open
+    families.push_back(e2e_latency_family(actors::QueueingMetrics()));  // before the journal is open
   }
   if (auto stats = read_process_stats()) {
     families.push_back(single("process_cpu_seconds_total", "Total user and system CPU time spent in seconds.",

@@ -27,7 +27,7 @@ struct JournalGauges {
 
 struct MetricsContext {
   ProcessMetrics* process = nullptr;
-  LiveStateRead live;                                     // the state the queueing families project
+  LivePages live;                                         // the pages the queueing families project
   std::function<bool()> leader;                           // koordq_leader; the queueing families only then
   std::function<JournalGauges()> journal;                 // the koordq_journal_* gauges and counters
   std::function<std::optional<std::string>()> not_ready;  // /readyz: why not ready yet
@@ -55,7 +55,7 @@ class MetricsService : public HttpService {
     std::vector<WrittenFamily> written;
     std::string queueing;
   };
-  std::shared_ptr<const StateFamilies> state_families(const actors::Scheduler& s, uint64_t revision, bool leader);
+  std::shared_ptr<const StateFamilies> state_families(const actors::pages::ReadPages& p, bool leader);
 
   MetricsContext context_;
   std::mutex memory_mu_;

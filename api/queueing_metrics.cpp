@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <unordered_map>
 
 #include <prometheus/text_serializer.h>
 
@@ -12,6 +11,8 @@
 namespace koordq::api {
 namespace {
 
+using actors::pages::QueuePage;
+using actors::pages::ReadPages;
 using prometheus::MetricType;
 
 // Internal amounts as the metric shows them: cpu in cores for the namespace family.
@@ -111,82 +112,36 @@ class TextSink {
   HistogramSeries series_;
 };
 
-struct Waiting {
-  int64_t active = 0;
-  int64_t backoff = 0;
-};
-
-struct NamespaceCounts {
-  schema::ResourceVector used;                             // Σ charge of its units holding quota
-  std::map<std::string_view, int64_t, std::less<>> types;  // its units by spec.consumerRef.kind
-};
-
-// What the gauges need from the units, in one pass over them (no lookup per unit). The views
-// point into the state, which outlives the projection.
-struct UnitCounts {
-  std::unordered_map<std::string_view, Waiting> waiting;                // by quota label (= queue name)
-  std::map<std::string_view, NamespaceCounts, std::less<>> namespaces;  // every namespace with a unit
-};
-
-UnitCounts count_units(const actors::Scheduler& s) {
-  UnitCounts c;
-  c.waiting.reserve(s.queues().size());
-  NamespaceCounts* current = nullptr;
-  std::string_view current_ns;
-  for (const auto& [key, u] : s.units()) {
-    if (u.waiting) {
-      Waiting& w = c.waiting[u.quota];
-      ++(s.is_active(u) ? w.active : w.backoff);
-    }
-    // Units are keyed "<namespace>/<name>": a namespace's units come one after the other.
-    const std::string& ns = u.object.metadata.namespace_;
-    if (current == nullptr || ns != current_ns) {
-      current = &c.namespaces[ns];
-      current_ns = ns;
-    }
-    if (u.holds) schema::add_to(current->used, u.charge);
-    const auto& ref = u.object.spec.consumer_ref;
-    if (ref && !ref->kind.empty()) ++current->types[ref->kind];
-  }
-  return c;
-}
-
 template <typename Sink>
-void queue_gauges(const actors::Scheduler& s, const UnitCounts& units, Sink& out) {
-  struct Queue {
-    std::string_view name;
-    Waiting waiting;
-  };
-  std::vector<Queue> queues;
-  queues.reserve(s.queues().size());
-  for (const auto& [name, q] : s.queues()) {
-    const auto it = units.waiting.find(name);
-    queues.push_back({name, it == units.waiting.end() ? Waiting{} : it->second});
+void queue_gauges(const ReadPages& p, Sink& out) {
+  std::vector<const QueuePage*> queues;
+  queues.reserve(p.queues->size());
+  for (const auto& [name, q] : *p.queues) {
+    if (q->queue) queues.push_back(q.get());
   }
   out.begin("queueunits_in_active_queue", "Active waiting QueueUnits of the queue.", MetricType::Gauge);
-  for (const Queue& q : queues) out.sample({{"queue", q.name}}, static_cast<double>(q.waiting.active));
+  for (const QueuePage* q : queues) out.sample({{"queue", q->label}}, static_cast<double>(q->active));
   out.end();
   out.begin("queueunits_in_backoff_queue", "Backoff waiting QueueUnits of the queue.", MetricType::Gauge);
-  for (const Queue& q : queues) out.sample({{"queue", q.name}}, static_cast<double>(q.waiting.backoff));
+  for (const QueuePage* q : queues) out.sample({{"queue", q->label}}, static_cast<double>(q->backoff));
   out.end();
 }
 
 template <typename Sink>
-void quota_usage(const actors::Scheduler& s, SeriesMemory& memory, Sink& out) {
+void quota_usage(const ReadPages& p, SeriesMemory& memory, Sink& out) {
   out.begin("dequeued_quota_usage_by_quota",
             "Quota Used by resource; cpu in millicores, other resources in integer units.", MetricType::Gauge);
   // The known quotas and the memory are both in bytewise name order: one walk along both keeps
   // the memory of known quotas and drops that of deleted ones.
   auto& shown_by_quota = memory.quota_resources;
   auto entry = shown_by_quota.begin();
-  for (const std::string& name : s.quotas().names()) {
+  for (const auto& [name, account] : *p.quotas) {
     while (entry != shown_by_quota.end() && entry->first < name) entry = shown_by_quota.erase(entry);
     if (entry == shown_by_quota.end() || entry->first != name)
       entry = shown_by_quota.emplace_hint(entry, name, SeriesMemory::Shown::mapped_type{});
     SeriesMemory::Shown::mapped_type& shown = (entry++)->second;
-    const actors::QuotaInfo& info = *s.quotas().find(name);
-    const schema::ResourceVector& used = s.quotas().usage(name).used;
-    for (const auto& [resource, amount] : info.max) shown.insert(resource);
+    const schema::ResourceVector& used = account->usage.used;
+    for (const auto& [resource, amount] : account->max) shown.insert(resource);
     for (const auto& [resource, amount] : used) shown.insert(resource);
     for (const std::string& resource : shown) {
       out.sample({{"quota", name}, {"resource", resource}}, static_cast<double>(amount_of(&used, resource)));
@@ -202,29 +157,28 @@ void remember(SeriesMemory::Shown::mapped_type& shown, std::string_view value) {
 }
 
 template <typename Sink>
-void namespace_gauges(const actors::Scheduler& s, const UnitCounts& units, SeriesMemory& memory, Sink& out) {
+void namespace_gauges(const ReadPages& p, SeriesMemory& memory, Sink& out) {
+  const auto& namespaces = *p.namespaces;
   // A namespace's series stay, at 0 when nothing counts, until it has had no QueueUnit for
   // 5 minutes (§15.4): until then it has units or an entry in namespace_empty_since.
-  for (const auto& [ns, counts] : units.namespaces) {
-    if (!counts.used.empty()) {
+  for (const auto& [ns, counts] : namespaces) {
+    if (!counts->used.empty()) {
       auto it = memory.namespace_resources.lower_bound(ns);
       if (it == memory.namespace_resources.end() || it->first != ns) {
         it = memory.namespace_resources.emplace_hint(it, ns, SeriesMemory::Shown::mapped_type{});
       }
-      for (const auto& [resource, amount] : counts.used) remember(it->second, resource);
+      for (const auto& [resource, amount] : counts->used) remember(it->second, resource);
     }
-    if (!counts.types.empty()) {
+    if (!counts->types.empty()) {
       auto it = memory.namespace_types.lower_bound(ns);
       if (it == memory.namespace_types.end() || it->first != ns) {
         it = memory.namespace_types.emplace_hint(it, ns, SeriesMemory::Shown::mapped_type{});
       }
-      for (const auto& [type, n] : counts.types) remember(it->second, type);
+      for (const auto& [type, n] : counts->types) remember(it->second, type);
     }
   }
-  const auto& empty_since = s.metrics().namespace_empty_since;
-  auto gone = [&](const auto& entry) {
-    return !units.namespaces.count(entry.first) && !empty_since.count(entry.first);
-  };
+  const auto& empty_since = p.metrics->namespace_empty_since;
+  auto gone = [&](const auto& entry) { return !namespaces.count(entry.first) && !empty_since.count(entry.first); };
   std::erase_if(memory.namespace_resources, gone);
   std::erase_if(memory.namespace_types, gone);
 
@@ -232,8 +186,8 @@ void namespace_gauges(const actors::Scheduler& s, const UnitCounts& units, Serie
             "Charge of the namespace's QueueUnits holding quota; cpu in cores, others in integer units.",
             MetricType::Gauge);
   for (const auto& [ns, resources] : memory.namespace_resources) {
-    const auto counts = units.namespaces.find(ns);
-    const schema::ResourceVector* used = counts == units.namespaces.end() ? nullptr : &counts->second.used;
+    const auto counts = namespaces.find(ns);
+    const schema::ResourceVector* used = counts == namespaces.end() ? nullptr : &counts->second->used;
     for (const std::string& resource : resources) {
       out.sample({{"namespace", ns}, {"resource", resource}}, cores_or_units(resource, amount_of(used, resource)));
     }
@@ -241,11 +195,11 @@ void namespace_gauges(const actors::Scheduler& s, const UnitCounts& units, Serie
   out.end();
   out.begin("queueunits_by_job_type", "Existing QueueUnits by spec.consumerRef.kind.", MetricType::Gauge);
   for (const auto& [ns, types] : memory.namespace_types) {
-    const auto counts = units.namespaces.find(ns);
+    const auto counts = namespaces.find(ns);
     for (const std::string& type : types) {
       int64_t n = 0;
-      if (counts != units.namespaces.end()) {
-        if (const auto it = counts->second.types.find(type); it != counts->second.types.end()) n = it->second;
+      if (counts != namespaces.end()) {
+        if (const auto it = counts->second->types.find(type); it != counts->second->types.end()) n = it->second;
       }
       out.sample({{"namespace", ns}, {"type", type}}, static_cast<double>(n));
     }
@@ -253,25 +207,25 @@ void namespace_gauges(const actors::Scheduler& s, const UnitCounts& units, Serie
   out.end();
 }
 
-// Whether queues exist, asked in ascending name order: one walk along the queues.
+// Whether queues exist, asked in ascending name order: one walk along the queue pages.
 class QueueWalk {
  public:
-  explicit QueueWalk(const actors::Scheduler& s) : queues_(s.queues()), at_(queues_.begin()) {}
+  explicit QueueWalk(const ReadPages& p) : queues_(*p.queues), at_(queues_.begin()) {}
   bool exists(const std::string& name) {
     while (at_ != queues_.end() && at_->first < name) ++at_;
-    return at_ != queues_.end() && at_->first == name;
+    return at_ != queues_.end() && at_->first == name && at_->second->queue;
   }
 
  private:
-  const actors::QueueMap& queues_;
-  actors::QueueMap::const_iterator at_;
+  const actors::pages::PageMap<QueuePage>& queues_;
+  actors::pages::PageMap<QueuePage>::const_iterator at_;
 };
 
 // The journaled counters and the admission-wait histogram; a queue's series go with the queue.
 // Both maps are keyed by queue name first, as the queues are.
 template <typename Sink>
-void journaled(const actors::Scheduler& s, Sink& out) {
-  const actors::QueueingMetrics& m = s.metrics();
+void journaled(const ReadPages& p, Sink& out) {
+  const actors::QueueingMetrics& m = *p.metrics;
   out.begin("queueunits_coming_rate_by_job_type",
             "QueueUnits entering an effective phase, by namespace, job type and phase.", MetricType::Counter);
   for (const auto& [labels, n] : m.coming) {
@@ -280,7 +234,7 @@ void journaled(const actors::Scheduler& s, Sink& out) {
   }
   out.end();
   out.begin("job_schedule_attempts", "Scheduling attempts by queue and result.", MetricType::Counter);
-  QueueWalk attempts_queue(s);
+  QueueWalk attempts_queue(p);
   for (const auto& [labels, n] : m.attempts) {
     if (attempts_queue.exists(labels.first))
       out.sample({{"queue", labels.first}, {"result", labels.second}}, static_cast<double>(n));
@@ -288,7 +242,7 @@ void journaled(const actors::Scheduler& s, Sink& out) {
   out.end();
   out.begin("koordq_admission_wait_seconds", "Seconds from creation or the last re-enqueue to admission, by queue.",
             MetricType::Histogram);
-  QueueWalk wait_queue(s);
+  QueueWalk wait_queue(p);
   for (const auto& [queue, h] : m.admission_wait) {
     if (wait_queue.exists(queue)) out.histogram({{"queue", queue}}, h, 1e9);
   }
@@ -296,35 +250,46 @@ void journaled(const actors::Scheduler& s, Sink& out) {
 }
 
 template <typename Sink>
-void project(const actors::Scheduler& s, SeriesMemory& memory, Sink& out) {
-  const UnitCounts units = count_units(s);
-  queue_gauges(s, units, out);
-  quota_usage(s, memory, out);
-  namespace_gauges(s, units, memory, out);
-  journaled(s, out);
+void project(const ReadPages& p, SeriesMemory& memory, Sink& out) {
+  queue_gauges(p, out);
+  quota_usage(p, memory, out);
+  namespace_gauges(p, memory, out);
+  journaled(p, out);
 }
 
 }  // namespace
 
-prometheus::MetricFamily e2e_latency_family(const actors::Scheduler& s) {
+prometheus::MetricFamily e2e_latency_family(const actors::QueueingMetrics& m) {
   FamilySink sink;
   sink.begin("job_scheduling_e2e_latency", "Milliseconds from a QueueUnit's creation to its first Dequeued write.",
              MetricType::Histogram);
-  sink.histogram({}, s.metrics().e2e_latency, 1e6);
+  sink.histogram({}, m.e2e_latency, 1e6);
   sink.end();
   return std::move(sink.families.front());
 }
 
-std::vector<prometheus::MetricFamily> queueing_families(const actors::Scheduler& s, SeriesMemory& memory) {
+prometheus::MetricFamily e2e_latency_family(const actors::Scheduler& s) {
+  return e2e_latency_family(s.metrics());
+}
+
+std::vector<prometheus::MetricFamily> queueing_families(const ReadPages& p, SeriesMemory& memory) {
   FamilySink sink;
-  project(s, memory, sink);
+  project(p, memory, sink);
   return std::move(sink.families);
 }
 
-std::vector<WrittenFamily> write_queueing_families(const actors::Scheduler& s, SeriesMemory& memory, std::string& out) {
+std::vector<prometheus::MetricFamily> queueing_families(const actors::Scheduler& s, SeriesMemory& memory) {
+  return queueing_families(actors::pages::build_read_pages(s, 0), memory);
+}
+
+std::vector<WrittenFamily> write_queueing_families(const ReadPages& p, SeriesMemory& memory, std::string& out) {
   TextSink sink(out);
-  project(s, memory, sink);
+  project(p, memory, sink);
   return std::move(sink.written);
+}
+
+std::vector<WrittenFamily> write_queueing_families(const actors::Scheduler& s, SeriesMemory& memory, std::string& out) {
+  return write_queueing_families(actors::pages::build_read_pages(s, 0), memory, out);
 }
 
 std::string merged_exposition(std::vector<WrittenFamily> written, const std::string& text,

@@ -1,4 +1,5 @@
-// The queueing families of behaviour.md §15.2 (leader only) as a projection of the decision state:
+// The queueing families of behaviour.md §15.2 (leader only) as a projection of the read pages
+// (actors/pages/read_pages.hpp; the overloads on a whole state build its pages first):
 // gauges computed from the state (they cannot drift) and the journaled counters and histograms
 // (§15.4), with the series lifecycle of §15.4. Pure: the only memory kept between scrapes is which
 // series have been shown, since a shown series stays (at 0 when nothing counts) until its quota
@@ -19,6 +20,7 @@
 #include <prometheus/metric_family.h>
 
 #include "actors/core/scheduler.hpp"
+#include "actors/pages/read_pages.hpp"
 
 namespace koordq::api {
 
@@ -31,6 +33,7 @@ struct SeriesMemory {
 };
 
 // The leader's families; a family without series is left out.
+std::vector<prometheus::MetricFamily> queueing_families(const actors::pages::ReadPages& p, SeriesMemory& memory);
 std::vector<prometheus::MetricFamily> queueing_families(const actors::Scheduler& s, SeriesMemory& memory);
 
 // A family written in the text format: its name and its lines, out[begin, end).
@@ -42,6 +45,8 @@ struct WrittenFamily {
 // The same families in the text format 0.0.4, appended to `out`, in the order of the returned list
 // (not sorted by name); byte for byte what prometheus-cpp's TextSerializer writes of
 // `queueing_families` for the same state and memory.
+std::vector<WrittenFamily> write_queueing_families(const actors::pages::ReadPages& p, SeriesMemory& memory,
+                                                   std::string& out);
 std::vector<WrittenFamily> write_queueing_families(const actors::Scheduler& s, SeriesMemory& memory, std::string& out);
 
 // One exposition sorted by family name: the written families (their lines in `text`) merged with
@@ -50,6 +55,7 @@ std::string merged_exposition(std::vector<WrittenFamily> written, const std::str
                               std::vector<prometheus::MetricFamily> families);
 
 // job_scheduling_e2e_latency, served by every replica (empty on a follower, which decides nothing).
+prometheus::MetricFamily e2e_latency_family(const actors::QueueingMetrics& m);
 prometheus::MetricFamily e2e_latency_family(const actors::Scheduler& s);
 
 }  // namespace koordq::api

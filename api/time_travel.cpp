@@ -27,10 +27,11 @@ std::string_view to_string(TimeTravelResult result) {
 }
 
 TimeTravel::TimeTravel(TimeTravelOptions options, journal::JournalReader& reader, LiveStateRead live,
-                       TimeTravelObserver observer)
+                       TimeTravelObserver observer, LivePages live_pages)
     : options_(std::move(options)),
       reader_(reader),
       live_(std::move(live)),
+      live_pages_(std::move(live_pages)),
       observer_(std::move(observer)),
       cache_(options_.cache_bytes) {}
 
@@ -72,18 +73,25 @@ std::optional<ApiError> TimeTravel::resolve(const PointInTime& at, uint64_t& rev
   return std::nullopt;
 }
 
-std::shared_ptr<const actors::Scheduler> TimeTravel::cached(uint64_t revision) {
+const actors::pages::ReadPages& TimeTravel::Cached::pages_of(uint64_t revision) {
+  std::call_once(built, [&] {
+    pages = std::make_shared<const actors::pages::ReadPages>(actors::pages::build_read_pages(*state, revision));
+  });
+  return *pages;
+}
+
+std::shared_ptr<TimeTravel::Cached> TimeTravel::cached(uint64_t revision) {
   std::lock_guard lock(cache_mu_);
   const auto* state = cache_.get(revision);
   return state != nullptr ? *state : nullptr;
 }
 
-void TimeTravel::remember(uint64_t revision, std::shared_ptr<const actors::Scheduler> state) {
-  const size_t bytes = estimated_size(*state);
+void TimeTravel::remember(uint64_t revision, std::shared_ptr<Cached> state) {
+  const size_t bytes = estimated_size(*state->state);
   if (bytes > options_.cache_bytes) return;
   // Evicted states are freed on the release thread: freeing one costs about a tenth of its
   // restore, which this request and cache hits of other requests would otherwise wait for.
-  std::vector<std::shared_ptr<const actors::Scheduler>> evicted;
+  std::vector<std::shared_ptr<Cached>> evicted;
   {
     std::lock_guard lock(cache_mu_);
     if (cache_.contains(revision)) return;
@@ -102,13 +110,11 @@ size_t TimeTravel::cached_bytes() const {
   return cache_.cost();
 }
 
-std::optional<ApiError> TimeTravel::read(const PointInTime& at, const StateRead& read) {
-  if (!at.time_travel()) {
-    live_(read);
-    return std::nullopt;
-  }
-  const auto started = std::chrono::steady_clock::now();
-  uint64_t revision = 0;
+// Resolves `at` to a revision; answers it live when `live_read` can (it returns whether it did),
+// else finds its state in the cache (a hit) or reconstructs it (a miss) into `past`.
+std::optional<ApiError> TimeTravel::resolve_state(const PointInTime& at, std::chrono::steady_clock::time_point started,
+                                                  const std::function<bool(uint64_t)>& live_read, uint64_t& revision,
+                                                  std::shared_ptr<Cached>& past, TimeTravelResult& result) {
   if (auto error = resolve(at, revision)) {
     finish(error->code == 410   ? TimeTravelResult::kExpired
            : error->code == 400 ? TimeTravelResult::kInvalid
@@ -116,22 +122,10 @@ std::optional<ApiError> TimeTravel::read(const PointInTime& at, const StateRead&
            started);
     return error;
   }
+  result = TimeTravelResult::kHit;
   // The latest applied revision is answered from the live state.
-  bool answered = false;
-  live_([&](const actors::Scheduler& state, uint64_t applied) {
-    if (applied != revision) return;
-    read(state, applied);
-    answered = true;
-  });
-  if (answered) {
-    finish(TimeTravelResult::kHit, started);
-    return std::nullopt;
-  }
-  if (auto state = cached(revision)) {
-    read(*state, revision);
-    finish(TimeTravelResult::kHit, started);
-    return std::nullopt;
-  }
+  if (live_read(revision)) return std::nullopt;
+  if ((past = cached(revision))) return std::nullopt;
   if (inflight_.fetch_add(1) >= options_.max_inflight) {
     inflight_.fetch_sub(1);
     finish(TimeTravelResult::kThrottled, started);
@@ -147,10 +141,68 @@ std::optional<ApiError> TimeTravel::read(const PointInTime& at, const StateRead&
     return ApiError{500, "InternalError",
                     "cannot reconstruct revision " + std::to_string(revision) + ": " + restored.message()};
   }
-  auto state = std::make_shared<const actors::Scheduler>(std::move(restored->scheduler));
-  read(*state, revision);
-  remember(revision, std::move(state));
-  finish(TimeTravelResult::kMiss, started);
+  past = std::make_shared<Cached>();
+  past->state = std::make_shared<const actors::Scheduler>(std::move(restored->scheduler));
+  remember(revision, past);
+  result = TimeTravelResult::kMiss;
+  return std::nullopt;
+}
+
+void TimeTravel::live_pages(const PagesRead& read) {
+  if (live_pages_) {
+    if (auto pages = live_pages_()) read(*pages);
+    return;
+  }
+  live_([&](const actors::Scheduler& state, uint64_t revision) {
+    read(actors::pages::build_read_pages(state, revision));
+  });
+}
+
+std::optional<ApiError> TimeTravel::read(const PointInTime& at, const StateRead& read) {
+  if (!at.time_travel()) {
+    live_(read);
+    return std::nullopt;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  const auto live_read = [&](uint64_t revision) {
+    bool answered = false;
+    live_([&](const actors::Scheduler& state, uint64_t applied) {
+      if (applied != revision) return;
+      read(state, applied);
+      answered = true;
+    });
+    return answered;
+  };
+  uint64_t revision = 0;
+  std::shared_ptr<Cached> past;
+  TimeTravelResult result = TimeTravelResult::kHit;
+  if (auto error = resolve_state(at, started, live_read, revision, past, result)) return error;
+  if (past) read(*past->state, revision);
+  finish(result, started);
+  return std::nullopt;
+}
+
+std::optional<ApiError> TimeTravel::read_pages(const PointInTime& at, const PagesRead& read) {
+  if (!at.time_travel()) {
+    live_pages(read);
+    return std::nullopt;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  const auto live_read = [&](uint64_t revision) {
+    bool answered = false;
+    live_pages([&](const actors::pages::ReadPages& pages) {
+      if (pages.revision != revision) return;
+      read(pages);
+      answered = true;
+    });
+    return answered;
+  };
+  uint64_t revision = 0;
+  std::shared_ptr<Cached> past;
+  TimeTravelResult result = TimeTravelResult::kHit;
+  if (auto error = resolve_state(at, started, live_read, revision, past, result)) return error;
+  if (past) read(past->pages_of(revision));
+  finish(result, started);
   return std::nullopt;
 }
 

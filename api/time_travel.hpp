@@ -1,7 +1,8 @@
 // Reads of the decision state at a point in time for the live APIs (design.md §6, behaviour.md
-// §18): the latest applied state straight from the router, any other revision reconstructed from
-// the nearest snapshot plus the records after it. Reconstructed states are kept in an LRU cache of
-// a bounded estimated size; at most `max_inflight` reconstructions run at once, over the
+// §18): the latest published state from the read side, any other revision reconstructed from
+// the nearest snapshot plus the records after it. Reads of pages (read_pages) get the read side's
+// pages live, and the pages of a reconstructed state built by build_read_pages (kept with it). Reconstructed states are
+// kept in an LRU cache of a bounded estimated size; at most `max_inflight` reconstructions run at once, over the
 // visibility and debug APIs together, and a request beyond that is refused at once (429).
 // Reconstructions read only the journal: they never touch the scheduling actors.
 #pragma once
@@ -16,6 +17,7 @@
 
 #include "actors/core/decision_config.hpp"
 #include "actors/core/scheduler.hpp"
+#include "actors/pages/read_pages.hpp"
 #include "api/api_error.hpp"
 #include "api/read_params.hpp"
 #include "base/deferred_release.hpp"
@@ -28,8 +30,11 @@ enum class TimeTravelResult { kHit, kMiss, kThrottled, kExpired, kInvalid, kErro
 std::string_view to_string(TimeTravelResult result);
 
 using StateRead = std::function<void(const actors::Scheduler& state, uint64_t revision)>;
-// Runs a read on the live state (the router's, with the seq it was applied up to).
+// Runs a read on the live state (the read side's, with the seq it was applied up to).
 using LiveStateRead = std::function<void(const StateRead& read)>;
+using PagesRead = std::function<void(const actors::pages::ReadPages& pages)>;
+// The live pages (the read side's latest publication); null before there are any.
+using LivePages = std::function<std::shared_ptr<const actors::pages::ReadPages>()>;
 // Told about every request that carried asOf or revision: its result and, for hits and misses,
 // the seconds from receipt to the end of the answer.
 using TimeTravelObserver = std::function<void(TimeTravelResult result, std::optional<double> seconds)>;
@@ -42,12 +47,15 @@ struct TimeTravelOptions {
 
 class TimeTravel {
  public:
+  // Without `live_pages`, the live pages are built from the live state on each read.
   TimeTravel(TimeTravelOptions options, journal::JournalReader& reader, LiveStateRead live,
-             TimeTravelObserver observer = {});
+             TimeTravelObserver observer = {}, LivePages live_pages = {});
 
   // Runs `read` on the state at `at`; an ApiError (400 newer than the latest, 410 no longer
   // retained, 429 at the cap, 500) when it cannot. Counts the request when it travels in time.
   std::optional<ApiError> read(const PointInTime& at, const StateRead& read);
+  // The same for a read of the pages at `at`.
+  std::optional<ApiError> read_pages(const PointInTime& at, const PagesRead& read);
   // A request whose asOf or revision did not parse (counted as `invalid`).
   void count_invalid();
 
@@ -58,19 +66,31 @@ class TimeTravel {
   static size_t estimated_size(const actors::Scheduler& state);
 
  private:
+  // A reconstructed state and, once asked for, its pages.
+  struct Cached {
+    std::shared_ptr<const actors::Scheduler> state;
+    std::once_flag built;
+    std::shared_ptr<const actors::pages::ReadPages> pages;
+    const actors::pages::ReadPages& pages_of(uint64_t revision);
+  };
   std::optional<ApiError> resolve(const PointInTime& at, uint64_t& revision);
-  std::shared_ptr<const actors::Scheduler> cached(uint64_t revision);
-  void remember(uint64_t revision, std::shared_ptr<const actors::Scheduler> state);
+  std::optional<ApiError> resolve_state(const PointInTime& at, std::chrono::steady_clock::time_point started,
+                                        const std::function<bool(uint64_t)>& live_read, uint64_t& revision,
+                                        std::shared_ptr<Cached>& past, TimeTravelResult& result);
+  void live_pages(const PagesRead& read);
+  std::shared_ptr<Cached> cached(uint64_t revision);
+  void remember(uint64_t revision, std::shared_ptr<Cached> state);
   void finish(TimeTravelResult result, std::chrono::steady_clock::time_point started);
 
   TimeTravelOptions options_;
   journal::JournalReader& reader_;
   LiveStateRead live_;
+  LivePages live_pages_;
   TimeTravelObserver observer_;
   std::mutex journal_mu_;  // the reader's retained-range lookups
 
   mutable std::mutex cache_mu_;
-  base::LruCache<uint64_t, std::shared_ptr<const actors::Scheduler>> cache_;  // cost: estimated bytes
+  base::LruCache<uint64_t, std::shared_ptr<Cached>> cache_;  // cost: estimated bytes
   std::atomic<size_t> inflight_{0};
   base::DeferredRelease release_;  // declared last: destroyed first, with the states it holds
 };

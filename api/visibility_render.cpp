@@ -14,7 +14,10 @@ namespace {
 
 using actors::Phase;
 using actors::Scheduler;
-using actors::UnitState;
+using actors::pages::QueuePage;
+using actors::pages::QuotaAccount;
+using actors::pages::ReadPages;
+using actors::pages::UnitRow;
 
 // §16.5: the groups after the waiting units.
 constexpr std::array<Phase, 10> kGroupOrder = {
@@ -30,9 +33,10 @@ void begin_answer(JsonOut& out, std::string_view kind) {
 }
 
 // An item's metadata; a single-object answer adds the revision it was computed from.
-void object_metadata(JsonOut& out, const schema::ObjectMeta& meta, std::optional<uint64_t> revision = std::nullopt) {
-  out.key("metadata").begin_object().field("name", meta.name).field("namespace", meta.namespace_);
-  if (meta.creation_timestamp) out.field("creationTimestamp", base::format_rfc3339_seconds(*meta.creation_timestamp));
+void object_metadata(JsonOut& out, const std::string& name, const std::string& namespace_,
+                     const std::optional<int64_t>& creation, std::optional<uint64_t> revision = std::nullopt) {
+  out.key("metadata").begin_object().field("name", name).field("namespace", namespace_);
+  if (creation) out.field("creationTimestamp", base::format_rfc3339_seconds(*creation));
   if (revision) out.field("resourceVersion", std::to_string(*revision));
   out.end_object();
 }
@@ -57,63 +61,33 @@ void phase_counts(JsonOut& out, const std::map<std::string, int64_t>& counts) {
   out.end_object();
 }
 
-// Calls `f` with the state of each of `members` (unit keys) in key order. A queue holding a good
-// part of all units walks the unit map alongside its members (one step each) instead of searching
-// the map for every member (a tree descent of string comparisons each).
-template <class F>
-void for_each_member(const Scheduler& s, const std::set<std::string>& members, F&& f) {
-  const auto& units = s.units();
-  if (members.size() * 16 < units.size()) {
-    for (const std::string& key : members) {
-      if (const auto it = units.find(key); it != units.end()) f(it->second);
-    }
-    return;
-  }
-  auto it = units.begin();
-  for (const std::string& key : members) {
-    while (it != units.end() && it->first < key) ++it;
-    if (it == units.end()) return;
-    if (it->first == key) f(it->second);
-  }
-}
-
 // A queue's summary: a list item, or with `revision` the single-object answer.
-void queue_item(JsonOut& out, const Scheduler& s, const actors::QueueState& q,
-                std::optional<uint64_t> revision = std::nullopt) {
-  std::map<std::string, int64_t> counts;
-  int64_t active = 0, backoff = 0, assumed = 0;
-  for_each_member(s, q.members, [&](const UnitState& u) {
-    ++counts[actors::phase_name(u.phase)];
-    if (u.waiting) ++(s.is_active(u) ? active : backoff);
-    if (u.assumed) ++assumed;
-  });
+void queue_item(JsonOut& out, const QueuePage& page, std::optional<uint64_t> revision = std::nullopt) {
+  const actors::pages::QueueFacts& q = *page.queue;
   begin_single(out, revision, "Queue");
-  object_metadata(out, q.object.metadata, revision);
-  out.field("policy", q.object.spec.queue_policy.empty() ? std::string_view("Priority")
-                                                         : std::string_view(q.object.spec.queue_policy));
-  phase_counts(out, counts);
-  out.field("activeCount", active).field("backoffCount", backoff).field("assumedCount", assumed);
+  object_metadata(out, q.name, q.namespace_, q.creation_timestamp, revision);
+  out.field("policy", q.policy.empty() ? std::string_view("Priority") : std::string_view(q.policy));
+  phase_counts(out, page.phase_counts);
+  out.field("activeCount", page.active).field("backoffCount", page.backoff).field("assumedCount", page.assumed);
   out.end_object();
 }
 
-PhaseCounts quota_phase_counts(const Scheduler& s, const std::string& quota) {
-  PhaseCounts counts;
-  for (const auto& [key, u] : s.units()) {
-    if (u.quota == quota) ++counts[actors::phase_name(u.phase)];
-  }
-  return counts;
-}
-
-void quota_item(JsonOut& out, const Scheduler& s, const actors::QuotaInfo& info, const PhaseCounts& counts,
+void quota_item(JsonOut& out, const QuotaAccount& quota, const PhaseCounts& counts,
                 std::optional<uint64_t> revision = std::nullopt) {
   begin_single(out, revision, "ElasticQuota");
-  object_metadata(out, info.object.metadata, revision);
-  out.field("parent", info.parent.empty() ? actors::kRootQuota : std::string_view(info.parent));
-  out.key("min").resource_list(info.min_raw);
-  out.key("max").resource_list(info.max_raw);
-  out.key("used").rendered_vector(s.quotas().usage(info.name).used);
+  object_metadata(out, quota.name, quota.namespace_, quota.creation_timestamp, revision);
+  out.field("parent", quota.parent.empty() ? actors::kRootQuota : std::string_view(quota.parent));
+  out.key("min").resource_list(quota.min_raw);
+  out.key("max").resource_list(quota.max_raw);
+  out.key("used").rendered_vector(quota.usage.used);
   phase_counts(out, counts);
   out.end_object();
+}
+
+const PhaseCounts& counts_of(const ReadPages& p, const std::string& label) {
+  static const PhaseCounts kNone;
+  const QueuePage* page = actors::pages::find_queue_page(p, label);
+  return page == nullptr ? kNone : page->phase_counts;
 }
 
 // A page of a sequence of `total` items: [first, last).
@@ -124,53 +98,46 @@ std::pair<size_t, size_t> page_bounds(size_t total, const PageParams& page) {
 }
 
 struct SummaryEntry {
-  const UnitState* unit;
+  const UnitRow* unit;
   std::optional<int64_t> position;  // 0-based, waiting units only
 };
 
 void summary_item(JsonOut& out, const SummaryEntry& e) {
-  const UnitState& u = *e.unit;
-  const auto& o = u.object;
+  const UnitRow& u = *e.unit;
   out.begin_object();
-  object_metadata(out, o.metadata);
+  object_metadata(out, u.name, u.namespace_, u.creation_timestamp);
   out.field("quotaName", u.quota).field("queueName", u.quota);
-  out.field("priority", static_cast<int64_t>(o.spec.priority.value_or(0)));
+  out.field("priority", u.priority);
   if (e.position) out.field("positionInQueue", *e.position);
-  if (!o.spec.request.empty()) out.key("request").resource_list(o.spec.request);
-  if (!o.spec.resource.empty()) out.key("resources").resource_list(o.spec.resource);
+  if (!u.request.empty()) out.key("request").resource_list(u.request);
+  if (!u.resource.empty()) out.key("resources").resource_list(u.resource);
   out.field("phase", actors::phase_name(u.phase));
-  const auto& pod_state = u.status().pod_state;
-  out.key("podState")
-      .begin_object()
-      .field("running", pod_state ? pod_state->running : 0)
-      .field("pending", pod_state ? pod_state->pending : 0)
-      .end_object();
+  out.key("podState").begin_object().field("running", u.pods_running).field("pending", u.pods_pending).end_object();
   out.end_object();
 }
 
-bool name_contains(const UnitState& u, const std::string& text) {
-  const auto& meta = u.object.metadata;
-  if (meta.namespace_.find(text) != std::string::npos || meta.name.find(text) != std::string::npos) return true;
-  return text.find('/') != std::string::npos && (meta.namespace_ + "/" + meta.name).find(text) != std::string::npos;
+bool name_contains(const UnitRow& u, const std::string& text) {
+  if (u.namespace_.find(text) != std::string::npos || u.name.find(text) != std::string::npos) return true;
+  return text.find('/') != std::string::npos && (u.namespace_ + "/" + u.name).find(text) != std::string::npos;
 }
 
-bool passes(const UnitState& u, const UnitFilter& filter) {
+bool passes(const UnitRow& u, const UnitFilter& filter) {
   if (filter.phases && !filter.phases->count(u.phase)) return false;
-  if (filter.namespace_ && u.object.metadata.namespace_ != *filter.namespace_) return false;
+  if (filter.namespace_ && u.namespace_ != *filter.namespace_) return false;
   if (filter.name_contains && !name_contains(u, *filter.name_contains)) return false;
   return !filter.queue || u.quota == *filter.queue;
 }
 
 // §16.5: the waiting units of `queue` by position, then `others` (units that are not waiting)
 // grouped by phase, each group in §6.1 order; the filter applies to both, and only the page's
-// waiting units are looked up when nothing filters them.
-std::string render_summary(const Scheduler& s, uint64_t revision, const actors::QueueState* queue,
-                           std::vector<const UnitState*> others, const UnitFilter& filter, const PageParams& page) {
-  std::erase_if(others, [&](const UnitState* u) { return !passes(*u, filter); });
-  std::sort(others.begin(), others.end(), [](const UnitState* a, const UnitState* b) {
+// waiting units are walked to when nothing filters them.
+std::string render_summary(uint64_t revision, const QueuePage* queue, std::vector<const UnitRow*> others,
+                           const UnitFilter& filter, const PageParams& page) {
+  std::erase_if(others, [&](const UnitRow* u) { return !passes(*u, filter); });
+  std::sort(others.begin(), others.end(), [](const UnitRow* a, const UnitRow* b) {
     const size_t ga = group_of(a->phase), gb = group_of(b->phase);
     if (ga != gb) return ga < gb;
-    return a->key < b->key;
+    return a->order < b->order;
   });
   std::vector<SummaryEntry> waiting;  // the page's waiting entries
   size_t waiting_total = 0;
@@ -179,18 +146,15 @@ std::string render_summary(const Scheduler& s, uint64_t revision, const actors::
   if (queue != nullptr && !filter.phases && !filter.queue && !filter.namespace_ && !filter.name_contains) {
     // Unfiltered: the count is the queue's, and only the page's entries are walked to.
     waiting_total = queue->waiting.size();
-    auto key = queue->waiting.begin();
-    std::advance(key, std::min(first, waiting_total));
-    for (size_t position = first; position < std::min(last, waiting_total); ++position, ++key) {
-      const auto it = s.units().find(key->full_name);
-      if (it != s.units().end()) waiting.push_back({&it->second, static_cast<int64_t>(position)});
+    for (size_t position = first; position < std::min(last, waiting_total); ++position) {
+      waiting.push_back({&queue->row(queue->waiting[position]), static_cast<int64_t>(position)});
     }
   } else if (queue != nullptr) {
     int64_t position = 0;
-    for (const auto& key : queue->waiting) {
-      const auto it = s.units().find(key.full_name);
-      if (it != s.units().end() && passes(it->second, filter)) {
-        if (waiting_total >= first && waiting_total < last) waiting.push_back({&it->second, position});
+    for (const size_t index : queue->waiting) {
+      const UnitRow& u = queue->row(index);
+      if (passes(u, filter)) {
+        if (waiting_total >= first && waiting_total < last) waiting.push_back({&u, position});
         ++waiting_total;
       }
       ++position;
@@ -211,77 +175,99 @@ std::string render_summary(const Scheduler& s, uint64_t revision, const actors::
 
 }  // namespace
 
-std::string render_queue_list(const Scheduler& s, uint64_t revision, const PageParams& page) {
-  const auto [first, last] = page_bounds(s.queues().size(), page);
+std::string render_queue_list(const ReadPages& p, const PageParams& page) {
+  std::vector<const QueuePage*> queues;
+  for (const auto& [label, q] : *p.queues) {
+    if (q->queue) queues.push_back(q.get());
+  }
+  const auto [first, last] = page_bounds(queues.size(), page);
   JsonOut out;
   begin_answer(out, "QueueList");
-  list_metadata(out, revision, static_cast<int64_t>(s.queues().size() - last));
+  list_metadata(out, p.revision, static_cast<int64_t>(queues.size() - last));
   out.key("items").begin_array();
-  auto it = s.queues().begin();
-  std::advance(it, first);
-  for (size_t i = first; i < last; ++i, ++it) queue_item(out, s, it->second);
+  for (size_t i = first; i < last; ++i) queue_item(out, *queues[i]);
   out.end_array().end_object();
   return out.take();
 }
 
-std::optional<std::string> render_queue(const Scheduler& s, uint64_t revision, const std::string& name) {
-  const auto it = s.queues().find(name);
-  if (it == s.queues().end()) return std::nullopt;
+std::optional<std::string> render_queue(const ReadPages& p, const std::string& name) {
+  const QueuePage* page = actors::pages::find_queue_page(p, name);
+  if (page == nullptr || !page->queue) return std::nullopt;
   JsonOut out;
-  queue_item(out, s, it->second, revision);
+  queue_item(out, *page, p.revision);
   return out.take();
+}
+
+std::optional<std::string> render_queue_units(const ReadPages& p, const std::string& queue, const UnitFilter& filter,
+                                              const PageParams& page) {
+  const QueuePage* q = actors::pages::find_queue_page(p, queue);
+  if (q == nullptr || !q->queue) return std::nullopt;
+  std::vector<const UnitRow*> others;
+  for (const size_t index : q->not_waiting) {
+    // Without a phase filter the queue shows what it holds: its waiting and assumed units.
+    if (filter.phases || q->row(index).assumed) others.push_back(&q->row(index));
+  }
+  return render_summary(p.revision, q, std::move(others), filter, page);
+}
+
+std::string render_quota_list(const ReadPages& p, const PageParams& page) {
+  const auto [first, last] = page_bounds(p.quotas->size(), page);
+  JsonOut out;
+  begin_answer(out, "ElasticQuotaList");
+  list_metadata(out, p.revision, static_cast<int64_t>(p.quotas->size() - last));
+  out.key("items").begin_array();
+  auto it = p.quotas->begin();
+  std::advance(it, first);
+  for (size_t i = first; i < last; ++i, ++it) quota_item(out, *it->second, counts_of(p, it->first));
+  out.end_array().end_object();
+  return out.take();
+}
+
+std::optional<std::string> render_quota(const ReadPages& p, const std::string& name) {
+  const auto it = p.quotas->find(name);
+  if (it == p.quotas->end()) return std::nullopt;
+  JsonOut out;
+  quota_item(out, *it->second, counts_of(p, name), p.revision);
+  return out.take();
+}
+
+std::optional<std::string> render_quota_units(const ReadPages& p, const std::string& quota, const UnitFilter& filter,
+                                              const PageParams& page) {
+  const QueuePage* q = actors::pages::find_queue_page(p, quota);
+  const bool any = q != nullptr && !q->units.empty();
+  if (!any && !p.quotas->count(quota)) return std::nullopt;
+  std::vector<const UnitRow*> others;
+  if (q != nullptr) {
+    for (const size_t index : q->not_waiting) others.push_back(&q->row(index));
+  }
+  // The quota's waiting units are those of the queue its name maps to (§4).
+  return render_summary(p.revision, q != nullptr && q->queue ? q : nullptr, std::move(others), filter, page);
+}
+
+std::string render_queue_list(const Scheduler& s, uint64_t revision, const PageParams& page) {
+  return render_queue_list(actors::pages::build_read_pages(s, revision), page);
+}
+
+std::optional<std::string> render_queue(const Scheduler& s, uint64_t revision, const std::string& name) {
+  return render_queue(actors::pages::build_read_pages(s, revision), name);
 }
 
 std::optional<std::string> render_queue_units(const Scheduler& s, uint64_t revision, const std::string& queue,
                                               const UnitFilter& filter, const PageParams& page) {
-  const auto it = s.queues().find(queue);
-  if (it == s.queues().end()) return std::nullopt;
-  std::vector<const UnitState*> others;
-  for_each_member(s, it->second.not_waiting, [&](const UnitState& u) {
-    // Without a phase filter the queue shows what it holds: its waiting and assumed units.
-    if (filter.phases || u.assumed) others.push_back(&u);
-  });
-  return render_summary(s, revision, &it->second, std::move(others), filter, page);
+  return render_queue_units(actors::pages::build_read_pages(s, revision), queue, filter, page);
 }
 
 std::string render_quota_list(const Scheduler& s, uint64_t revision, const PageParams& page) {
-  const std::vector<std::string> names = s.quotas().names();
-  const auto [first, last] = page_bounds(names.size(), page);
-  const auto counts = phase_counts_by_quota(s);
-  const PhaseCounts none;
-  JsonOut out;
-  begin_answer(out, "ElasticQuotaList");
-  list_metadata(out, revision, static_cast<int64_t>(names.size() - last));
-  out.key("items").begin_array();
-  for (size_t i = first; i < last; ++i) {
-    const auto c = counts.find(names[i]);
-    quota_item(out, s, *s.quotas().find(names[i]), c == counts.end() ? none : c->second);
-  }
-  out.end_array().end_object();
-  return out.take();
+  return render_quota_list(actors::pages::build_read_pages(s, revision), page);
 }
 
 std::optional<std::string> render_quota(const Scheduler& s, uint64_t revision, const std::string& name) {
-  const actors::QuotaInfo* info = s.quotas().find(name);
-  if (info == nullptr) return std::nullopt;
-  JsonOut out;
-  quota_item(out, s, *info, quota_phase_counts(s, name), revision);
-  return out.take();
+  return render_quota(actors::pages::build_read_pages(s, revision), name);
 }
 
 std::optional<std::string> render_quota_units(const Scheduler& s, uint64_t revision, const std::string& quota,
                                               const UnitFilter& filter, const PageParams& page) {
-  std::vector<const UnitState*> others;
-  bool any = false;
-  for (const auto& [key, u] : s.units()) {
-    if (u.quota != quota) continue;
-    any = true;
-    if (!u.waiting) others.push_back(&u);
-  }
-  if (!any && !s.quotas().known(quota)) return std::nullopt;
-  // The quota's waiting units are those of the queue its name maps to (§4).
-  const auto q = s.queues().find(quota);
-  return render_summary(s, revision, q == s.queues().end() ? nullptr : &q->second, std::move(others), filter, page);
+  return render_quota_units(actors::pages::build_read_pages(s, revision), quota, filter, page);
 }
 
 std::map<std::string, PhaseCounts> phase_counts_by_quota(const Scheduler& s) {
@@ -290,12 +276,16 @@ std::map<std::string, PhaseCounts> phase_counts_by_quota(const Scheduler& s) {
   return counts;
 }
 
+void write_queue_item(JsonOut& out, const QueuePage& q) {
+  queue_item(out, q);
+}
+
 void write_queue_item(JsonOut& out, const Scheduler& s, const actors::QueueState& q) {
-  queue_item(out, s, q);
+  queue_item(out, actors::pages::build_queue_page(s, q.object.metadata.name, q.members));
 }
 
 void write_quota_item(JsonOut& out, const Scheduler& s, const actors::QuotaInfo& info, const PhaseCounts& counts) {
-  quota_item(out, s, info, counts);
+  quota_item(out, actors::pages::build_quota_account(s, info.name), counts);
 }
 
 void write_list_metadata(JsonOut& out, uint64_t revision, int64_t remaining) {

@@ -1,6 +1,7 @@
-// The visibility API's answers as projections of the decision state at one revision
-// (behaviour.md §16.3, §16.5, §16.6): pure functions of (state, revision, parameters), shared by the
-// live server, time travel and `koordq at`.
+// The visibility API's answers as projections of the read pages at one revision
+// (behaviour.md §16.3, §16.5, §16.6; actors/pages/read_pages.hpp): pure functions of (pages,
+// parameters), shared by the live server, time travel and `koordq at`. The overloads on a whole
+// state build its pages first (build_read_pages), so every answer has one code path.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "actors/core/scheduler.hpp"
+#include "actors/pages/read_pages.hpp"
 #include "api/json_out.hpp"
 
 namespace koordq::api {
@@ -30,6 +32,16 @@ struct UnitFilter {
   std::optional<std::string> name_contains;       // keep units whose NAMESPACE/NAME contains it (§25.3)
 };
 
+std::string render_queue_list(const actors::pages::ReadPages& p, const PageParams& page);
+std::optional<std::string> render_queue(const actors::pages::ReadPages& p, const std::string& name);
+std::optional<std::string> render_queue_units(const actors::pages::ReadPages& p, const std::string& queue,
+                                              const UnitFilter& filter, const PageParams& page);
+std::string render_quota_list(const actors::pages::ReadPages& p, const PageParams& page);
+std::optional<std::string> render_quota(const actors::pages::ReadPages& p, const std::string& name);
+std::optional<std::string> render_quota_units(const actors::pages::ReadPages& p, const std::string& quota,
+                                              const UnitFilter& filter, const PageParams& page);
+
+// The same answers of the state after record `revision`.
 std::string render_queue_list(const actors::Scheduler& s, uint64_t revision, const PageParams& page);
 // std::nullopt when no Queue has that name.
 std::optional<std::string> render_queue(const actors::Scheduler& s, uint64_t revision, const std::string& name);
@@ -47,6 +59,7 @@ std::optional<std::string> render_quota_units(const actors::Scheduler& s, uint64
 using PhaseCounts = std::map<std::string, int64_t>;
 // Every quota's units by phase, in one walk of the units.
 std::map<std::string, PhaseCounts> phase_counts_by_quota(const actors::Scheduler& s);
+void write_queue_item(JsonOut& out, const actors::pages::QueuePage& q);
 void write_queue_item(JsonOut& out, const actors::Scheduler& s, const actors::QueueState& q);
 void write_quota_item(JsonOut& out, const actors::Scheduler& s, const actors::QuotaInfo& info,
                       const PhaseCounts& counts);

@@ -206,23 +206,22 @@ HttpResponse VisibilityService::route(const HttpRequest& request, const std::str
   }
   std::shared_ptr<const std::string> body;
   bool missing = false;
-  auto error = context_.time_travel->read(at, [&](const actors::Scheduler& s, uint64_t revision) {
-    if ((body = cache_.find(revision, key))) return;
+  auto error = context_.time_travel->read_pages(at, [&](const actors::pages::ReadPages& p) {
+    if ((body = cache_.find(p.revision, key))) return;
     std::optional<std::string> rendered;
     if (parts.size() == 1) {
-      rendered = queues ? render_queue_list(s, revision, page) : render_quota_list(s, revision, page);
+      rendered = queues ? render_queue_list(p, page) : render_quota_list(p, page);
     } else if (!units) {
-      rendered = queues ? render_queue(s, revision, name) : render_quota(s, revision, name);
+      rendered = queues ? render_queue(p, name) : render_quota(p, name);
     } else {
-      rendered = queues ? render_queue_units(s, revision, name, filter, page)
-                        : render_quota_units(s, revision, name, filter, page);
+      rendered = queues ? render_queue_units(p, name, filter, page) : render_quota_units(p, name, filter, page);
     }
     if (!rendered) {
       missing = true;
       return;
     }
     body = std::make_shared<const std::string>(std::move(*rendered));
-    cache_.store(revision, key, body);
+    cache_.store(p.revision, key, body);
   });
   if (error) return status_response(*error);
   if (missing || !body) return status_response(not_found, not_found_details);

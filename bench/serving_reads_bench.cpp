@@ -54,7 +54,7 @@ double percentile(std::vector<double> samples, double p) {
 // response cache, time travel over an (empty) journal, the live state from the read side.
 class VisibilityReader {
  public:
-  explicit VisibilityReader(api::LiveStateRead live) {
+  VisibilityReader(api::LiveStateRead live, api::LivePages live_pages) {
     journal::JournalOptions options;
     options.dir = dir_.path() / "journal";
     auto opened = journal::Journal::open(options);
@@ -70,15 +70,16 @@ class VisibilityReader {
     api::ClientAuthConfig client_auth;
     client_auth.ca_pem = ca->certificate_pem;
     if (!(*tls)->set_client_auth(client_auth).ok()) throw std::runtime_error("client auth");
-    time_travel_ = std::make_unique<api::TimeTravel>(api::TimeTravelOptions{}, journal_->reader(), live);
+    time_travel_ = std::make_unique<api::TimeTravel>(api::TimeTravelOptions{}, journal_->reader(), live,
+                                                     api::TimeTravelObserver{}, live_pages);
     api::VisibilityContext context;
     context.time_travel = time_travel_.get();
     context.tls = *tls;
     context.now = [] { return kT0; };
-    context.live_revision = [live] {
-      std::optional<uint64_t> revision;
-      live([&](const actors::Scheduler&, uint64_t r) { revision = r; });
-      return revision;
+    context.live_revision = [live_pages]() -> std::optional<uint64_t> {
+      const auto pages = live_pages();
+      if (!pages) return std::nullopt;
+      return pages->revision;
     };
     service_ = std::make_unique<api::VisibilityService>(std::move(context));
     peer_.tls = peer_.certificate_presented = peer_.certificate_verified = true;
@@ -159,14 +160,16 @@ void BM_RoundsUnderReads(benchmark::State& state) {
   std::atomic<actors::runtime::DecisionEngine*> current{nullptr};
   api::LiveStateRead live = [&current](const api::StateRead& read) {
     actors::runtime::DecisionEngine* e = current.load();
-    if (e == nullptr) return;
-    const auto published = e->published();
-    read(*published->state, published->revision);
+    if (e != nullptr) e->read_published_state(read);
+  };
+  api::LivePages live_pages = [&current]() -> actors::runtime::PublishedPages {
+    actors::runtime::DecisionEngine* e = current.load();
+    return e == nullptr ? nullptr : e->published();
   };
   api::ProcessMetrics process("bench", "bench");
   api::MetricsContext metrics_context;
   metrics_context.process = &process;
-  metrics_context.live = live;
+  metrics_context.live = live_pages;
   metrics_context.leader = [] { return true; };
   api::MetricsService metrics(metrics_context);
   std::unique_ptr<VisibilityReader> visibility;  // a fresh one (an empty cache) for each phase
@@ -192,7 +195,7 @@ void BM_RoundsUnderReads(benchmark::State& state) {
                                                                  base_state());
       current = bare ? nullptr : engine.get();
       testing::RecordChain chain;
-      visibility = std::make_unique<VisibilityReader>(live);
+      visibility = std::make_unique<VisibilityReader>(live, live_pages);
       if (reads) {
         scraper.start();
         reader.start();

@@ -113,7 +113,7 @@ Result<std::unique_ptr<ServeSurfaces>> ServeSurfaces::start(const ServeOptions& 
   ServeSurfaces* self = surfaces.get();
   api::MetricsContext context;
   context.process = &self->metrics_;
-  context.live = [self](const api::StateRead& read) { self->read_live(read); };
+  context.live = [self] { return self->live_pages(); };
   context.leader = [self] { return self->leader_.load(); };
   context.journal = [self] {
     api::JournalGauges gauges;
@@ -177,16 +177,24 @@ actors::runtime::LatencyObserver ServeSurfaces::latency_observer() {
   return [this](const std::string&, double seconds) { metrics_.observe_algorithm_latency(seconds); };
 }
 
-// Every surface reads the state the read side published last (read_side.hpp), never the router:
-// an answer does not wait for a round, and a round does not wait for an answer.
+// Every surface reads what the read side published last (read_side.hpp), never the router: an
+// answer does not wait for a round, and a round does not wait for an answer. The pages serve
+// /metrics, the visibility API and the debug API's queue, quota and namespace pages.
+actors::runtime::PublishedPages ServeSurfaces::live_pages() {
+  std::lock_guard lock(mu_);
+  if (engine_ == nullptr) return nullptr;
+  return engine_->published();
+}
+
+// The answers that need the whole state (the console's latest revision, through time travel)
+// read the read side's replica.
 void ServeSurfaces::read_live(const api::StateRead& read) {
-  std::shared_ptr<const actors::runtime::PublishedState> published;
+  actors::runtime::DecisionEngine* engine = nullptr;
   {
     std::lock_guard lock(mu_);
-    if (engine_ == nullptr) return;
-    published = engine_->published();
+    engine = engine_;
   }
-  if (published) read(*published->state, published->revision);
+  if (engine != nullptr) engine->read_published_state(read);
 }
 
 std::optional<uint64_t> ServeSurfaces::live_revision() {
@@ -212,7 +220,8 @@ Status ServeSurfaces::attach(journal::Journal& journal, actors::runtime::Decisio
       tt, journal.reader(), [this](const api::StateRead& read) { read_live(read); },
       [this](api::TimeTravelResult result, std::optional<double> seconds) {
         metrics_.observe_time_travel(result, seconds);
-      });
+      },
+      [this] { return live_pages(); });
   if (!options_.enable_api_handler) return ok_status();
   api::DebugContext context;
   context.time_travel = time_travel_.get();

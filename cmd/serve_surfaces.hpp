@@ -72,6 +72,7 @@ class ServeSurfaces {
 
  private:
   explicit ServeSurfaces(const ServeOptions& options, std::function<int64_t()> now);
+  actors::runtime::PublishedPages live_pages();
   void read_live(const api::StateRead& read);
   std::optional<uint64_t> live_revision();
   console::ConsoleContext console_context(journal::Journal& journal);

@@ -52,8 +52,14 @@ DecisionEngine::~DecisionEngine() {
   if (impl_->router) impl_->self->send_exit(impl_->router, caf::exit_reason::user_shutdown);
 }
 
-std::shared_ptr<const PublishedState> DecisionEngine::published() const {
+PublishedPages DecisionEngine::published() const {
   return read_side_ ? read_side_->latest() : nullptr;
+}
+
+bool DecisionEngine::read_published_state(const std::function<void(const Scheduler&, uint64_t)>& read) const {
+  if (!read_side_) return false;
+  read_side_->read_state(read);
+  return true;
 }
 
 bool DecisionEngine::wait_published(uint64_t seq) {

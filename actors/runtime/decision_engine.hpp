@@ -31,8 +31,8 @@ struct QuotaView;
 struct EngineOptions {
   size_t threads = 0;  // actor worker threads; 0: one per core
   LatencyObserver observe_latency;
-  // Keep a read side (read_side.hpp): the state published after each applied batch, for the
-  // serving surfaces, which then never ask the router.
+  // Keep a read side (read_side.hpp): the pages of the state published after each applied batch,
+  // for the serving surfaces, which then never ask the router.
   bool publish_reads = false;
   // Folds and rounds run on the calling thread over one Scheduler, without the actors: the same
   // decisions in the same order (design.md §3), for a caller with nothing to run beside them (the
@@ -67,9 +67,11 @@ class DecisionEngine {
   // the serve loop's own reads and snapshots. read_state and
   // quota may be called from any thread, concurrently with the driving thread's apply and decide.
   void read_state(const std::function<void(const Scheduler&, uint64_t applied_seq)>& read);
-  // The state as of the latest publication of the read side (EngineOptions::publish_reads; else
+  // The pages of the latest publication of the read side (EngineOptions::publish_reads; else
   // null): never waits for the router, whatever it is doing.
-  std::shared_ptr<const PublishedState> published() const;
+  PublishedPages published() const;
+  // Runs `read` on the read side's whole state (ReadSide::read_state); false without a read side.
+  bool read_published_state(const std::function<void(const Scheduler&, uint64_t revision)>& read) const;
   // Waits until the read side has published `seq` or later (tests, benchmarks).
   bool wait_published(uint64_t seq);
   // A quota actor's copy of its quota, or nullopt when no quota has that name.

@@ -1,36 +1,39 @@
 // The read side of the decision state (design.md §4, behaviour.md §18): what /metrics, the
-// visibility API and the debug API read, published after each applied batch as an immutable
-// state that no reader shares with the router.
+// visibility API and the debug API read, published after each applied batch as immutable pages
+// (actors/pages/read_pages.hpp) that no reader shares with the router.
 //
-// Two replicas of the state on a thread of their own, folded with the batches the router applied
-// (the same records, up to the seq the router reached, so the same state): the batch goes into
-// the replica nobody reads, that replica is published (one pointer swapped), and the other one
-// catches up once its last reader lets go. So a reader never sees a half-applied batch, never
-// waits for the router or a fold, and the router never waits for a reader: a reader that holds an
-// old state only holds back the read side, whose next publication then carries every batch since.
-// The cost is two more copies of the state in memory, and each batch folded twice more.
+// One replica of the state on a thread of its own, folded once with the batches the router
+// applied (the same records, up to the seq the router reached, so the same state); after each
+// fold the pages the batch touched are rebuilt (page_maintainer.hpp) and the new set of pages is
+// published (one pointer swapped; unchanged pages are shared with the previous revision). So a
+// reader of pages never sees a half-applied batch and never waits for the router or a fold, and
+// the router never waits for a reader: it hands the batch over and goes on.
+//
+// The answers that need the whole state (the console's latest revision, through time travel) read
+// the replica itself under a shared lock (read_state): such a reader waits at most for the fold of the
+// batches in hand, never for a round, and holds back only the read side while it reads.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <thread>
 #include <vector>
 
 #include "actors/core/scheduler.hpp"
+#include "actors/pages/read_pages.hpp"
 #include "journal/stored_record.hpp"
 
 namespace koordq::actors::runtime {
 
-// A published state: the decision state after record `revision`, unchanged while it is held.
-struct PublishedState {
-  const Scheduler* state = nullptr;
-  uint64_t revision = 0;
-};
+class PageMaintainer;
 
 using AppliedRecords = std::shared_ptr<const std::vector<journal::StoredRecord>>;
+using PublishedPages = std::shared_ptr<const pages::ReadPages>;
 
 class ReadSide {
  public:
@@ -43,40 +46,31 @@ class ReadSide {
   // The router applied `records` up to seq `applied` (records after it failed there and are left
   // out here too). Returns at once; the batch is published on the read side's thread.
   void applied(AppliedRecords records, uint64_t applied);
-  // The latest published state; never waits for a fold. Holding it keeps it as it is.
-  std::shared_ptr<const PublishedState> latest() const;
-  // Waits until a state at `revision` or later is published (tests, benchmarks); false on stop.
+  // The latest published pages; never waits for a fold. Holding them keeps them as they are.
+  PublishedPages latest() const;
+  // Runs `read` on the whole state of the read side, with the seq it is folded up to.
+  void read_state(const std::function<void(const Scheduler&, uint64_t revision)>& read) const;
+  // Waits until pages at `revision` or later are published (tests, benchmarks); false on stop.
   bool wait_published(uint64_t revision);
 
  private:
-  struct Replica {
-    Scheduler state;
-    uint64_t revision = 0;
-    uint64_t folded = 0;  // the number of the last batch folded in
-    bool read = false;    // a published pointer to it is alive (under Shared::mu)
-  };
   struct Pending {
     AppliedRecords records;
     uint64_t applied = 0;
-    uint64_t number = 0;  // batches are numbered from 1 as the read side takes them
-  };
-  // What a published pointer keeps alive, so that one held past the read side's end stays valid.
-  struct Shared {
-    Replica replicas[2];
-    std::mutex mu;
-    std::condition_variable changed;
-    std::deque<Pending> incoming;                  // under mu
-    std::shared_ptr<const PublishedState> latest;  // under mu
-    bool stopping = false;                         // under mu
   };
 
   void run();
-  static void fold(Replica& replica, const Pending& batch);
-  void publish(size_t index);
+  void fold(const Pending& batch);
 
-  std::shared_ptr<Shared> shared_;
-  size_t published_index_ = 0;   // the read side's thread only
-  std::deque<Pending> backlog_;  // batches not yet in both replicas; the read side's thread only
+  Scheduler state_;        // written by the read side's thread under state_mu_ only
+  uint64_t revision_ = 0;  // likewise
+  mutable std::shared_mutex state_mu_;
+  std::unique_ptr<PageMaintainer> maintainer_;  // the read side's thread only
+  mutable std::mutex mu_;
+  std::condition_variable changed_;
+  std::deque<Pending> incoming_;  // under mu_
+  PublishedPages latest_;         // under mu_
+  bool stopping_ = false;         // under mu_
   std::thread thread_;
 };
 

@@ -292,7 +292,9 @@ TEST(QueueingText, metrics_keeps_every_family_in_name_order) {
   api::MetricsContext context;
   context.process = &process;
   context.leader = [] { return true; };
-  context.live = [&](const api::StateRead& read) { read(d.s, 42); };
+  context.live = [&] {
+    return std::make_shared<const actors::pages::ReadPages>(actors::pages::build_read_pages(d.s, 42));
+  };
   api::MetricsService service(context);
   const std::string text = service.render();
 

@@ -1,6 +1,7 @@
-// The read side (actors/runtime/read_side.hpp): after each applied batch the state is published
-// whole, a published state never changes while it is held, and neither a reader nor a held state
-// makes the router wait.
+// The read side (actors/runtime/read_side.hpp): after each applied batch its pages are published,
+// equal to the pages of a plain fold; a publication never changes while it is held, pages a batch
+// did not reach are shared with the previous publication, and neither a reader nor a held
+// publication makes the router wait.
 #include "actors/runtime/read_side.hpp"
 
 #include <future>
@@ -42,45 +43,74 @@ class ReadSideTest : public ::testing::Test {
   actors::Scheduler folded;  // a plain fold of every record appended so far
 };
 
-TEST_F(ReadSideTest, each_applied_batch_is_published_whole_and_equal_to_the_fold) {
+void expect_same_pages(const actors::pages::ReadPages& published, const actors::pages::ReadPages& expected) {
+  EXPECT_EQ(published.revision, expected.revision);
+  ASSERT_EQ(published.queues->size(), expected.queues->size());
+  for (const auto& [label, page] : *expected.queues) {
+    ASSERT_TRUE(published.queues->count(label)) << label;
+    EXPECT_TRUE(*published.queues->at(label) == *page) << label;
+  }
+  ASSERT_EQ(published.quotas->size(), expected.quotas->size());
+  for (const auto& [name, account] : *expected.quotas) {
+    ASSERT_TRUE(published.quotas->count(name)) << name;
+    EXPECT_TRUE(*published.quotas->at(name) == *account) << name;
+  }
+  ASSERT_EQ(published.namespaces->size(), expected.namespaces->size());
+  EXPECT_TRUE(*published.metrics == *expected.metrics);
+}
+
+TEST_F(ReadSideTest, each_applied_batch_is_published_as_the_pages_of_the_fold) {
   actors::runtime::DecisionEngine engine({1, {}, true}, actors::Scheduler());
   EXPECT_EQ(engine.published()->revision, 0u);
   ASSERT_TRUE(engine.apply(batch({quota("root", "", {{"cpu", "8"}}), queue("root")})).ok());
   ASSERT_TRUE(engine.apply(batch({unit("a", "root", "1", 0, kT0), unit("b", "root", "1", 0, kT0)})).ok());
   ASSERT_TRUE(engine.wait_published(4));
   const auto published = engine.published();
-  EXPECT_EQ(published->revision, 4u);
-  const actors::Scheduler& expected = folded;
-  EXPECT_EQ(published->state->units().size(), 2u);
-  EXPECT_EQ(published->state->now(), expected.now());
-  EXPECT_EQ(published->state->decide(), expected.decide());
+  ASSERT_EQ(published->revision, 4u);
+  expect_same_pages(*published, actors::pages::build_read_pages(folded, 4));
+  EXPECT_EQ(published->queues->at("root")->units.size(), 2u);
+  EXPECT_EQ(published->namespaces->at("default")->count, 2);
 }
 
-TEST_F(ReadSideTest, a_held_state_stays_as_it_was_and_the_router_goes_on_without_it) {
+TEST_F(ReadSideTest, a_held_publication_stays_as_it_was_and_untouched_pages_are_shared) {
   actors::runtime::DecisionEngine engine({1, {}, true}, actors::Scheduler());
-  ASSERT_TRUE(engine.apply(batch({quota("root", "", {{"cpu", "8"}}), queue("root")})).ok());
-  ASSERT_TRUE(engine.wait_published(2));
-  auto held = engine.published();  // a reader that does not let go
-  const int64_t held_now = held->state->now();
-
-  // Both batches return from the router although the read side must wait for `held` to publish
-  // the second one: the router never waits for a reader.
-  ASSERT_TRUE(engine.apply(batch({unit("a", "root", "1", 0, kT0)})).ok());
-  ASSERT_TRUE(engine.wait_published(3));
-  ASSERT_TRUE(engine.apply(batch({unit("b", "root", "1", 0, kT0)})).ok());
-  EXPECT_EQ(engine.applied_seq(), 4u);
-  std::this_thread::sleep_for(50ms);
-  EXPECT_EQ(engine.published()->revision, 3u) << "the replica still held cannot take the next batch";
-  EXPECT_EQ(held->revision, 2u);
-  EXPECT_EQ(held->state->units().size(), 0u);
-  EXPECT_EQ(held->state->now(), held_now);
-
-  held.reset();  // the reader lets go
+  ASSERT_TRUE(
+      engine.apply(batch({quota("a", "", {{"cpu", "8"}}), queue("a"), quota("b", "", {{"cpu", "8"}}), queue("b")}))
+          .ok());
   ASSERT_TRUE(engine.wait_published(4));
-  EXPECT_EQ(engine.published()->state->units().size(), 2u);
+  auto held = engine.published();  // a reader that does not let go
+
+  // Neither the router nor the read side waits for `held`.
+  ASSERT_TRUE(engine.apply(batch({unit("x", "a", "1", 0, kT0)})).ok());
+  ASSERT_TRUE(engine.apply(batch({unit("y", "a", "1", 0, kT0)})).ok());
+  ASSERT_TRUE(engine.wait_published(6));
+  const auto latest = engine.published();
+  EXPECT_EQ(held->revision, 4u);
+  EXPECT_TRUE(held->queues->at("a")->units.empty());
+  EXPECT_EQ(latest->queues->at("a")->units.size(), 2u);
+  // Quota tree "b" was not reached by the unit batches: its pages are the very same objects.
+  EXPECT_EQ(latest->queues->at("b").get(), held->queues->at("b").get());
+  EXPECT_EQ(latest->quotas->at("b").get(), held->quotas->at("b").get());
+  EXPECT_NE(latest->queues->at("a").get(), held->queues->at("a").get());
+  expect_same_pages(*latest, actors::pages::build_read_pages(folded, 6));
 }
 
-TEST_F(ReadSideTest, published_states_are_read_while_the_router_is_busy) {
+TEST_F(ReadSideTest, the_whole_state_is_read_at_the_seq_it_is_folded_up_to) {
+  actors::runtime::DecisionEngine engine({1, {}, true}, actors::Scheduler());
+  ASSERT_TRUE(
+      engine.apply(batch({quota("root", "", {{"cpu", "8"}}), queue("root"), unit("a", "root", "1", 0, kT0)})).ok());
+  ASSERT_TRUE(engine.wait_published(3));
+  uint64_t revision = 0;
+  size_t units = 0;
+  ASSERT_TRUE(engine.read_published_state([&](const actors::Scheduler& s, uint64_t r) {
+    revision = r;
+    units = s.units().size();
+  }));
+  EXPECT_EQ(revision, 3u);
+  EXPECT_EQ(units, 1u);
+}
+
+TEST_F(ReadSideTest, published_pages_are_read_while_the_router_is_busy) {
   actors::runtime::DecisionEngine engine({1, {}, true}, actors::Scheduler());
   ASSERT_TRUE(engine.apply(batch({quota("root", "", {{"cpu", "8"}}), queue("root")})).ok());
   ASSERT_TRUE(engine.wait_published(2));
@@ -94,11 +124,19 @@ TEST_F(ReadSideTest, published_states_are_read_while_the_router_is_busy) {
   });
   entered.get_future().wait();  // the router is inside that read and takes no other message
   auto read = std::async(std::launch::async, [&] { return engine.published()->revision; });
+  auto whole = std::async(std::launch::async, [&] {
+    uint64_t revision = 0;
+    engine.read_published_state([&](const actors::Scheduler&, uint64_t r) { revision = r; });
+    return revision;
+  });
   const bool answered = read.wait_for(20s) == std::future_status::ready;
+  const bool whole_answered = whole.wait_for(20s) == std::future_status::ready;
   release.set_value();
   blocker.join();
-  ASSERT_TRUE(answered) << "a published read waited for the router";
+  ASSERT_TRUE(answered) << "a read of the pages waited for the router";
+  ASSERT_TRUE(whole_answered) << "a read of the whole state waited for the router";
   EXPECT_EQ(read.get(), 2u);
+  EXPECT_EQ(whole.get(), 2u);
 }
 
 }  // namespace KOORDQ_TEST_LOCAL

@@ -1,0 +1,51 @@
+// The read pages kept up to date batch by batch (design.md §4, read side): before a batch is
+// folded, what its records touch is noted (the units of its watch, round and outcome records and
+// their queue labels before and after, the Queues of its watch records, the queues whose timers
+// fire, the pages whose backoff ends pass); after the fold, the pages of those labels, grown to
+// their whole quota trees, and of those units' namespaces (and of the units a Queue event maps or
+// unmaps) are rebuilt with the builders of actors/pages and the rest are shared with the previous
+// revision. A record whose reach is not worked out here (an ElasticQuota event, role, config,
+// relist) rebuilds every page: correctness first.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "actors/core/scheduler.hpp"
+#include "actors/pages/read_pages.hpp"
+#include "journal/stored_record.hpp"
+
+namespace koordq::actors::runtime {
+
+class PageMaintainer {
+ public:
+  // Every page of `s`, the state after record `revision`.
+  PageMaintainer(const Scheduler& s, uint64_t revision);
+
+  // `records` are about to be folded into `s` (those after seq `applied_before` up to `applied`).
+  void before_fold(const Scheduler& s, const std::vector<journal::StoredRecord>& records, uint64_t applied_before,
+                   uint64_t applied);
+  // `s` is folded up to record `revision`: the touched pages are rebuilt.
+  void after_fold(const Scheduler& s, uint64_t revision);
+
+  const pages::ReadPages& pages() const { return pages_; }
+
+ private:
+  void touch_unit(const Scheduler& s, const std::string& key);
+  void note_record(const Scheduler& s, const journal::StoredRecord& record);
+
+  pages::ReadPages pages_;
+  pages::LabelIndex labels_;
+  // What the batch being folded touches.
+  bool all_ = false;
+  std::map<std::string, std::optional<std::string>> units_;  // unit key → its label before the fold
+  std::set<std::string> queue_events_;                       // names of Queues with a watch event
+  std::set<std::string> dirty_labels_;                       // queue labels
+};
+
+}  // namespace koordq::actors::runtime
