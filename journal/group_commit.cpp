@@ -87,12 +87,12 @@ void GroupCommitWriter::append_all(std::vector<std::unique_ptr<RecordBody>> bodi
 bool GroupCommitWriter::write_on_caller(std::vector<Pending>& group) {
   {
     std::unique_lock lock(mu_);
-    idle_cv_.wait(lock, [&] { return stopping_ || (!writing_ && inputs_.empty() && !round_); });
-    if (stopping_ || round_mode_) return false;
+    idle_cv_.wait(lock, [&] { return stopping_ || (!writing_ && inputs_.empty()); });
+    if (stopping_) return false;
     writing_ = true;
   }
   // Over the byte bound, write_group queues the rest for the writer thread, behind nothing.
-  write_group(group, false);
+  write_group(group);
   bool queued_behind;
   {
     std::lock_guard lock(mu_);
@@ -102,36 +102,6 @@ bool GroupCommitWriter::write_on_caller(std::vector<Pending>& group) {
   idle_cv_.notify_all();
   if (queued_behind) work_cv_.notify_one();
   return true;
-}
-
-void GroupCommitWriter::append_round(uint64_t basis, std::unique_ptr<RecordBody> round, AckCallback ack) {
-  std::string refusal;
-  {
-    std::lock_guard lock(mu_);
-    if (stopping_) {
-      refusal = "journal is closing";
-    } else if (!awaited_basis_ || *awaited_basis_ != basis || round_) {
-      refusal = "round for basis " + std::to_string(basis) + " refused: the journal awaits " +
-                (awaited_basis_ && !round_ ? "the round for basis " + std::to_string(*awaited_basis_) : "no round");
-    } else {
-      round_ = Pending{std::move(round), std::move(ack), steady_nanos()};
-      work_cv_.notify_one();
-      return;
-    }
-  }
-  if (ack) ack(make_error(refusal));
-}
-
-void GroupCommitWriter::set_round_mode(bool on) {
-  std::lock_guard lock(mu_);
-  round_mode_ = on;
-  if (!on) awaited_basis_.reset();
-  work_cv_.notify_one();
-}
-
-void GroupCommitWriter::set_group_observer(std::function<void(const DurableGroup&)> observer) {
-  std::lock_guard lock(mu_);
-  group_observer_ = std::move(observer);
 }
 
 void GroupCommitWriter::set_sync_observer(std::function<void(size_t, int64_t)> observer) {
@@ -163,7 +133,7 @@ WriterStats GroupCommitWriter::stats() const {
 
 size_t GroupCommitWriter::pending() const {
   std::lock_guard lock(mu_);
-  return inputs_.size() + (round_ ? 1 : 0);
+  return inputs_.size();
 }
 
 std::optional<int64_t> GroupCommitWriter::oldest_pending_arrival() const {
@@ -172,27 +142,18 @@ std::optional<int64_t> GroupCommitWriter::oldest_pending_arrival() const {
   return inputs_.front().arrival;
 }
 
-std::vector<GroupCommitWriter::Pending> GroupCommitWriter::take_group(std::unique_lock<std::mutex>& lock,
-                                                                      bool& starts_with_round) {
+std::vector<GroupCommitWriter::Pending> GroupCommitWriter::take_group(std::unique_lock<std::mutex>& lock) {
   std::vector<Pending> group;
-  starts_with_round = false;
-  if (round_) {
-    group.push_back(std::move(*round_));
-    round_.reset();
-    awaited_basis_.reset();
-    starts_with_round = true;
-  } else if (!stopping_ && options_.max_batch_delay_nanos > 0 && !inputs_.empty() &&
-             !inputs_.back().ends_waited_batch) {
+  if (!stopping_ && options_.max_batch_delay_nanos > 0 && !inputs_.empty() && !inputs_.back().ends_waited_batch) {
     // Adaptive linger: wait (up to the delay, counted from the oldest arrival) for as many
     // records as the previous group had, so concurrent producers share one sync while a lone
     // producer never waits.
     const size_t want = std::min(last_group_inputs_, options_.max_batch_records);
     const auto deadline = std::chrono::steady_clock::time_point(
         std::chrono::nanoseconds(inputs_.front().arrival + options_.max_batch_delay_nanos));
-    work_cv_.wait_until(lock, deadline, [&] { return inputs_.size() >= want || stopping_ || round_; });
-    if (round_) return take_group(lock, starts_with_round);
+    work_cv_.wait_until(lock, deadline, [&] { return inputs_.size() >= want || stopping_; });
   }
-  while (!inputs_.empty() && group.size() < options_.max_batch_records + (starts_with_round ? 1 : 0)) {
+  while (!inputs_.empty() && group.size() < options_.max_batch_records) {
     group.push_back(std::move(inputs_.front()));
     inputs_.pop_front();
   }
@@ -202,15 +163,13 @@ std::vector<GroupCommitWriter::Pending> GroupCommitWriter::take_group(std::uniqu
 void GroupCommitWriter::run() {
   std::unique_lock lock(mu_);
   for (;;) {
-    work_cv_.wait(lock, [&] { return !writing_ && (stopping_ || round_ || (!awaited_basis_ && !inputs_.empty())); });
-    if (stopping_ && !round_ && inputs_.empty()) break;
-    if (stopping_) awaited_basis_.reset();  // flush held inputs: a group without a round is valid
-    bool starts_with_round = false;
-    std::vector<Pending> group = take_group(lock, starts_with_round);
+    work_cv_.wait(lock, [&] { return !writing_ && (stopping_ || !inputs_.empty()); });
+    if (stopping_ && inputs_.empty()) break;
+    std::vector<Pending> group = take_group(lock);
     if (group.empty()) continue;
     writing_ = true;
     lock.unlock();
-    write_group(group, starts_with_round);
+    write_group(group);
     lock.lock();
     writing_ = false;
     idle_cv_.notify_all();
@@ -221,7 +180,7 @@ void GroupCommitWriter::run() {
   head_file_cv_.notify_all();
 }
 
-void GroupCommitWriter::write_group(std::vector<Pending>& group, bool starts_with_round) {
+void GroupCommitWriter::write_group(std::vector<Pending>& group) {
   ChainHead head;
   int64_t last_time;
   uint64_t dirty_from;
@@ -289,9 +248,6 @@ void GroupCommitWriter::write_group(std::vector<Pending>& group, bool starts_wit
     return;
   }
 
-  DurableGroup done{encoded.front().record.seq, encoded.back().record.seq, starts_with_round,
-                    group.size() - (starts_with_round ? 1 : 0), false};
-  std::function<void(const DurableGroup&)> observer;
   std::function<void(size_t, int64_t)> sync_observer;
   {
     std::lock_guard lock(mu_);
@@ -301,12 +257,7 @@ void GroupCommitWriter::write_group(std::vector<Pending>& group, bool starts_wit
     stats_.appended_records += encoded.size();
     stats_.appended_bytes += bytes;
     ++stats_.groups;
-    last_group_inputs_ = std::max<size_t>(done.inputs, 1);
-    if (round_mode_ && done.inputs > 0 && !stopping_) {
-      awaited_basis_ = done.last_seq;
-      done.awaits_round = true;
-    }
-    observer = group_observer_;
+    last_group_inputs_ = std::max<size_t>(group.size(), 1);
     sync_observer = sync_observer_;
   }
   durable_cv_.notify_all();
@@ -315,7 +266,6 @@ void GroupCommitWriter::write_group(std::vector<Pending>& group, bool starts_wit
   for (size_t i = 0; i < group.size(); ++i) {
     if (group[i].ack) group[i].ack(encoded[i].record);
   }
-  if (observer) observer(done);
 }
 
 void GroupCommitWriter::run_head_file_writer() {

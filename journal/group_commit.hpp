@@ -3,12 +3,9 @@
 // each group as one RocksDB WriteBatch with sync (WriterOptions::sync), and only then acknowledges. Records arriving
 // while a sync is in flight form the next group.
 //
-// The serve loops do not use round mode: they append an input batch, wait until it is durable,
-// decide, and append the round as a group of its own (controller/sync_appender.hpp), so a
-// leader's cycle costs two syncs (design.md §3). Round mode, which only
-// tests/unit/journal_test.cpp turns on, would save one: after every durable group of inputs the
-// writer holds further inputs until the round record for that group arrives (append_round), then
-// writes the round first and the held inputs behind it in one group.
+// The serve loops append an input batch, wait until it is durable, decide, and append the round as
+// a group of its own (controller/sync_appender.hpp), so a leader's cycle costs two syncs
+// (design.md §3).
 #pragma once
 
 #include <condition_variable>
@@ -40,15 +37,6 @@ struct AppendedRecord {
 };
 
 using AckCallback = std::function<void(const Result<AppendedRecord>&)>;
-
-// One durable group, reported after its acknowledgements.
-struct DurableGroup {
-  uint64_t first_seq = 0;
-  uint64_t last_seq = 0;
-  bool starts_with_round = false;
-  size_t inputs = 0;          // records other than the leading round
-  bool awaits_round = false;  // round mode: the writer now holds inputs until append_round
-};
 
 struct WriterOptions {
   int64_t max_batch_delay_nanos = 1'000'000;  // --journal-max-batch-delay
@@ -85,12 +73,6 @@ class GroupCommitWriter {
   // linger for more records behind them: their producer waits for them.
   void append_all(std::vector<std::unique_ptr<RecordBody>> bodies,
                   std::function<void(size_t, const Result<AppendedRecord>&)> ack);
-  // The round record for the group ending at `basis`; refused unless the writer awaits exactly it.
-  void append_round(uint64_t basis, std::unique_ptr<RecordBody> round, AckCallback ack);
-
-  void set_round_mode(bool on);
-  // Called on the writer thread after each durable group's acknowledgements.
-  void set_group_observer(std::function<void(const DurableGroup&)> observer);
   // Called on the writer thread for each group that measured its sync, for metrics.
   void set_sync_observer(std::function<void(size_t records, int64_t sync_nanos)> observer);
 
@@ -117,10 +99,10 @@ class GroupCommitWriter {
 
   void run();
   void run_head_file_writer();
-  std::vector<Pending> take_group(std::unique_lock<std::mutex>& lock, bool& starts_with_round);
-  void write_group(std::vector<Pending>& group, bool starts_with_round);
+  std::vector<Pending> take_group(std::unique_lock<std::mutex>& lock);
+  void write_group(std::vector<Pending>& group);
   // Unsynced: writes `group` on the caller's thread once nothing queued is ahead of it. False when
-  // the writer must take it instead (round mode, or stopping).
+  // the writer must take it instead (stopping).
   bool write_on_caller(std::vector<Pending>& group);
 
   RocksStore& store_;
@@ -134,9 +116,6 @@ class GroupCommitWriter {
   mutable std::condition_variable durable_cv_;
   std::condition_variable head_file_cv_;
   std::deque<Pending> inputs_;
-  std::optional<Pending> round_;
-  bool round_mode_ = false;
-  std::optional<uint64_t> awaited_basis_;
   bool stopping_ = false;
   bool writing_ = false;  // a group is being written (by the writer thread or an append_all caller)
   bool writer_done_ = false;
@@ -146,7 +125,6 @@ class GroupCommitWriter {
   size_t last_group_inputs_ = 1;
   uint64_t dirty_tail_from_ = 0;  // after a failed write: seqs from here may hold unacknowledged records
   WriterStats stats_;
-  std::function<void(const DurableGroup&)> group_observer_;
   std::function<void(size_t, int64_t)> sync_observer_;
   rocksdb::WriteBatch batch_;  // the writer thread's, reused from group to group
 

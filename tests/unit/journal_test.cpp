@@ -1,6 +1,5 @@
 #include "journal/journal.hpp"
 
-#include <atomic>
 #include <cstdlib>
 #include <future>
 #include <set>
@@ -81,41 +80,6 @@ TEST(Journal, concurrent_producers_get_dense_seqs_and_every_ack_is_durable) {
   const auto check = check_chain(j->reader(), ChainHead{0, genesis_hash(j->uuid())}, INT64_MIN);
   EXPECT_FALSE(check.first_break.has_value()) << check.first_break->reason;
   EXPECT_EQ(check.records, static_cast<uint64_t>(kThreads * kPerThread));
-}
-
-TEST(Journal, round_mode_holds_inputs_until_the_round_then_writes_round_first) {
-  testing::TempDir dir;
-  auto j = open_journal(dir.path());
-  auto& w = j->writer();
-  w.set_round_mode(true);
-  std::promise<DurableGroup> first_group;
-  std::atomic<int> groups{0};
-  w.set_group_observer([&](const DurableGroup& g) {
-    if (groups.fetch_add(1) == 0) first_group.set_value(g);
-  });
-  ASSERT_TRUE(append_and_wait(w, relist_body("1")).ok());
-  const DurableGroup g = first_group.get_future().get();
-  EXPECT_TRUE(g.awaits_round);
-  EXPECT_EQ(g.last_seq, 1u);
-
-  // An input arriving now is held: it must not be written before the round.
-  std::promise<Result<AppendedRecord>> held;
-  w.append(tick_body(), [&](const Result<AppendedRecord>& r) { held.set_value(r); });
-  EXPECT_FALSE(w.wait_durable(2, 50'000'000));
-
-  // A round for another basis is refused.
-  std::promise<Result<AppendedRecord>> wrong;
-  w.append_round(7, round_body(7), [&](const Result<AppendedRecord>& r) { wrong.set_value(r); });
-  EXPECT_FALSE(wrong.get_future().get().ok());
-
-  std::promise<Result<AppendedRecord>> round;
-  w.append_round(1, round_body(1), [&](const Result<AppendedRecord>& r) { round.set_value(r); });
-  auto round_ack = round.get_future().get();
-  auto held_ack = held.get_future().get();
-  ASSERT_TRUE(round_ack.ok() && held_ack.ok());
-  EXPECT_EQ(round_ack->seq, 2u);
-  EXPECT_EQ(held_ack->seq, 3u);
-  EXPECT_EQ(w.stats().groups, 2u);  // the round shared its sync with the held input
 }
 
 TEST(Journal, reopening_continues_the_chain_and_time_never_decreases) {
@@ -317,7 +281,7 @@ TEST(JournalRecovery, a_round_not_directly_after_its_basis_is_corruption) {
     auto j = open_journal(dir.path());
     ASSERT_TRUE(append_and_wait(j->writer(), tick_body()).ok());
     ASSERT_TRUE(append_and_wait(j->writer(), tick_body()).ok());
-    // Not in round mode: the writer does not check the basis of a round appended as an input.
+    // The writer does not check the basis of a round: opening the journal does.
     ASSERT_TRUE(append_and_wait(j->writer(), round_body(1)).ok());
   }
   JournalOptions o;
