@@ -138,36 +138,6 @@ void BM_TimeTravelRestore(benchmark::State& state) {
   report_percentiles(state, std::move(millis));
 }
 
-// `koordq at`'s and the console's restore (replay::replay_to: the snapshot restored under the
-// configuration it was folded with, config records followed) at each target. Arg 0: the snapshot
-// decoded first, then the records after it read and folded; arg 1: replay_to as it is, reading
-// and decoding the records while the snapshot is decoded.
-void BM_TimeTravelReplayTo(benchmark::State& state) {
-  const bool overlapped = state.range(0) == 1;
-  std::vector<double> millis;
-  for (auto _ : state) {
-    for (uint64_t target : travel_targets()) {
-      const auto started = std::chrono::steady_clock::now();
-      size_t units = 0;
-      if (overlapped) {
-        auto replayed = replay::replay_to(reader(), target);
-        if (!replayed.ok()) throw std::runtime_error(replayed.message());
-        units = replayed->scheduler.units().size();
-      } else {
-        auto snapshot = actors::newest_snapshot(reader(), target);
-        auto replayed = snapshot ? replay::replay_on(reader(), std::move(snapshot->scheduler), snapshot->seq,
-                                                     snapshot->time, target)
-                                 : replay::replay_on(reader(), actors::Scheduler(), 0, 0, target);
-        if (!replayed.ok()) throw std::runtime_error(replayed.message());
-        units = replayed->scheduler.units().size();
-      }
-      millis.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
-      benchmark::DoNotOptimize(units);
-    }
-  }
-  report_percentiles(state, std::move(millis));
-}
-
 // The raw read of the records each restore folds (after the same snapshot, up to the target).
 void BM_TimeTravelRawScan(benchmark::State& state) {
   std::vector<double> millis;
@@ -201,7 +171,6 @@ BENCHMARK(BM_FullReplay)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_FullVerify)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TimeTravelRawScan)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_TimeTravelRestore)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
-BENCHMARK(BM_TimeTravelReplayTo)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 }  // namespace
 }  // namespace koordq::bench

@@ -1,6 +1,5 @@
 #include "replay/replay.hpp"
 
-#include <memory>
 #include <set>
 #include <utility>
 #include <variant>
@@ -126,21 +125,13 @@ std::optional<std::vector<std::string>> snapshot_differences(journal::JournalRea
 
 namespace {
 
-using PreparedCursor = journal::ReadAhead<actors::PreparedRecord>;
-
-std::unique_ptr<PreparedCursor> prepared_cursor(journal::JournalReader& reader, uint64_t from_seq, uint64_t to_seq) {
-  return std::make_unique<PreparedCursor>(reader.cursor(from_seq, to_seq), actors::prepare_record,
-                                          actors::defer_record);
-}
-
-// `started`: a cursor already reading from the fold's next seq, or nullptr.
 Status fold_to(journal::JournalReader& reader, Fold& fold, uint64_t target_seq, const Progress& progress,
-               ReplayedState& out, std::unique_ptr<PreparedCursor> started = nullptr) {
+               ReplayedState& out) {
   if (fold.seq() < target_seq) {
-    std::unique_ptr<PreparedCursor> cursor =
-        started ? std::move(started) : prepared_cursor(reader, fold.seq() + 1, target_seq);
+    journal::ReadAhead<actors::PreparedRecord> cursor(reader.cursor(fold.seq() + 1, target_seq), actors::prepare_record,
+                                                      actors::defer_record);
     for (;;) {
-      auto next = cursor->next();
+      auto next = cursor.next();
       if (!next.ok()) return next.error();
       if (!*next) break;
       if (auto applied = fold.apply(**next); !applied.ok()) return applied.error();
@@ -169,16 +160,7 @@ Result<ReplayedState> replay_to(journal::JournalReader& reader, uint64_t target_
   ReplayedState out;
   std::optional<Fold> fold;
   std::optional<actors::RestoredState> snapshot;
-  std::unique_ptr<PreparedCursor> started;
-  if (start == Start::newest_snapshot) {
-    // The records after the newest snapshot are read (and decoded) while the snapshot is; should it
-    // not be usable, the fold reads again from where the one used leaves off.
-    auto found = reader.latest_snapshot_at_or_before(target_seq);
-    const uint64_t newest = found.ok() && found->has_value() ? (*found)->first : 0;
-    if (newest < target_seq) started = prepared_cursor(reader, newest + 1, target_seq);
-    snapshot = actors::newest_snapshot(reader, target_seq, std::move(found));
-    if ((snapshot ? snapshot->seq : 0) != newest) started.reset();
-  }
+  if (start == Start::newest_snapshot) snapshot = actors::newest_snapshot(reader, target_seq);
   if (snapshot) {
     out.snapshot_seq = snapshot->seq;
     fold.emplace(reader, std::move(snapshot->scheduler), snapshot->seq, snapshot->time);
@@ -190,9 +172,7 @@ Result<ReplayedState> replay_to(journal::JournalReader& reader, uint64_t target_
     }
     fold.emplace(reader, Scheduler(), 0, 0);
   }
-  if (Status folded = fold_to(reader, *fold, target_seq, progress, out, std::move(started)); !folded.ok()) {
-    return folded.error();
-  }
+  if (Status folded = fold_to(reader, *fold, target_seq, progress, out); !folded.ok()) return folded.error();
   return out;
 }
 

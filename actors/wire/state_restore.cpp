@@ -104,11 +104,6 @@ std::optional<RestoredState> newest_snapshot(journal::JournalReader& reader, uin
   return newest_usable_snapshot(reader, target_seq, nullptr, reader.latest_snapshot_at_or_before(target_seq));
 }
 
-std::optional<RestoredState> newest_snapshot(journal::JournalReader& reader, uint64_t target_seq,
-                                             FoundSnapshot newest_found) {
-  return newest_usable_snapshot(reader, target_seq, nullptr, std::move(newest_found));
-}
-
 Status write_state_snapshot(journal::Journal& journal, const Scheduler& scheduler, uint64_t seq, int64_t time,
                             const std::string& journal_uuid) {
   return journal.put_snapshot(seq, encode_state_snapshot(scheduler, seq, time, journal_uuid));

@@ -33,11 +33,6 @@ Result<RestoredScheduler> restore_state(journal::JournalReader& reader, uint64_t
 // The newest usable snapshot at or before target_seq, restored under the configuration it was
 // folded under (replay, which follows the journal's config records); std::nullopt when none.
 std::optional<RestoredState> newest_snapshot(journal::JournalReader& reader, uint64_t target_seq);
-// The same, given the newest snapshot at or before target_seq as the caller read it
-// (JournalReader::latest_snapshot_at_or_before), so that it can start reading the records after
-// it before the snapshot is decoded.
-std::optional<RestoredState> newest_snapshot(journal::JournalReader& reader, uint64_t target_seq,
-                                             Result<std::optional<std::pair<uint64_t, std::string>>> newest_found);
 
 // Stores the snapshot of `scheduler`, the state after record `seq` at `time`, in `journal`.
 Status write_state_snapshot(journal::Journal& journal, const Scheduler& scheduler, uint64_t seq, int64_t time,
