@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <vector>
 
 #include "api/json_out.hpp"
@@ -12,6 +13,7 @@ namespace {
 
 using actors::Scheduler;
 using actors::pages::QueuePage;
+using actors::pages::QuotaAccount;
 using actors::pages::ReadPages;
 using actors::pages::UnitRow;
 
@@ -101,7 +103,9 @@ void queue_entry(JsonOut& out, const QueuePage& page) {
 std::string render_debug_quotas(const ReadPages& p) {
   JsonOut out(true);
   out.begin_object();
-  for (const auto& [name, quota] : *p.quotas) {
+  for (const std::string_view quota_name : actors::pages::quota_names(p)) {
+    const std::string name(quota_name);
+    const QuotaAccount* quota = actors::pages::find_quota_account(p, name);
     const actors::QuotaUsage& usage = quota->usage;
     out.key(name).begin_object();
     out.field("Count", usage.count);
@@ -143,7 +147,7 @@ std::string render_debug_queues(const ReadPages& p) {
   JsonOut out(true);
   out.begin_object();
   std::vector<const UnitRow*> unassigned;
-  for (const auto& [name, page] : *p.queues) {
+  for (const auto& [name, page] : *actors::pages::every_page(p).queues) {
     if (!page->queue) {
       for (const auto& u : page->units) unassigned.push_back(u.get());
       continue;
@@ -168,7 +172,7 @@ std::string render_debug_queues(const ReadPages& p) {
 std::string render_debug_user_quotas(const ReadPages& p) {
   JsonOut out(true);
   out.begin_object();
-  for (const auto& [name, ns] : *p.namespaces) {
+  for (const auto& [name, ns] : *actors::pages::every_page(p).namespaces) {
     out.key(name).begin_object();
     out.field("Count", ns->count).field("Waiting", ns->waiting).field("Holding", ns->holding);
     out.key("Used").resource_vector(ns->used);

@@ -34,7 +34,7 @@ std::shared_ptr<const MetricsService::StateFamilies> MetricsService::state_famil
   auto rendered = std::make_shared<StateFamilies>();
   rendered->revision = revision;
   rendered->leader = leader;
-  rendered->e2e_latency = e2e_latency_family(*p.metrics);
+  rendered->e2e_latency = e2e_latency_family(*actors::pages::every_page(p).metrics);
   if (leader) {
     rendered->queueing.reserve(last_ ? last_->queueing.size() : 0);
     rendered->written = write_queueing_families(p, series_, rendered->queueing);

@@ -274,7 +274,7 @@ prometheus::MetricFamily e2e_latency_family(const actors::Scheduler& s) {
 
 std::vector<prometheus::MetricFamily> queueing_families(const ReadPages& p, SeriesMemory& memory) {
   FamilySink sink;
-  project(p, memory, sink);
+  project(actors::pages::every_page(p), memory, sink);
   return std::move(sink.families);
 }
 
@@ -284,7 +284,7 @@ std::vector<prometheus::MetricFamily> queueing_families(const actors::Scheduler&
 
 std::vector<WrittenFamily> write_queueing_families(const ReadPages& p, SeriesMemory& memory, std::string& out) {
   TextSink sink(out);
-  project(p, memory, sink);
+  project(actors::pages::every_page(p), memory, sink);
   return std::move(sink.written);
 }
 

@@ -73,13 +73,6 @@ std::optional<ApiError> TimeTravel::resolve(const PointInTime& at, uint64_t& rev
   return std::nullopt;
 }
 
-const actors::pages::ReadPages& TimeTravel::Cached::pages_of(uint64_t revision) {
-  std::call_once(built, [&] {
-    pages = std::make_shared<const actors::pages::ReadPages>(actors::pages::build_read_pages(*state, revision));
-  });
-  return *pages;
-}
-
 std::shared_ptr<TimeTravel::Cached> TimeTravel::cached(uint64_t revision) {
   std::lock_guard lock(cache_mu_);
   const auto* state = cache_.get(revision);
@@ -110,11 +103,38 @@ size_t TimeTravel::cached_bytes() const {
   return cache_.cost();
 }
 
-// Resolves `at` to a revision; answers it live when `live_read` can (it returns whether it did),
-// else finds its state in the cache (a hit) or reconstructs it (a miss) into `past`.
-std::optional<ApiError> TimeTravel::resolve_state(const PointInTime& at, std::chrono::steady_clock::time_point started,
-                                                  const std::function<bool(uint64_t)>& live_read, uint64_t& revision,
-                                                  std::shared_ptr<Cached>& past, TimeTravelResult& result) {
+// A miss: the state at `revision` reconstructed, cached, with its pages to be built on demand.
+std::shared_ptr<TimeTravel::Cached> TimeTravel::restore(uint64_t revision, std::optional<ApiError>& error) {
+  if (inflight_.fetch_add(1) >= options_.max_inflight) {
+    inflight_.fetch_sub(1);
+    error =
+        ApiError{429, "TooManyRequests",
+                 "too many time-travel queries in flight (limit " + std::to_string(options_.max_inflight) + ")", true};
+    return nullptr;
+  }
+  auto restored = actors::restore_state(reader_, revision, options_.config);
+  inflight_.fetch_sub(1);
+  if (!restored.ok()) {
+    KQ_LOG_ERROR("time travel to revision {} failed: {}", revision, restored.message());
+    error = ApiError{500, "InternalError",
+                     "cannot reconstruct revision " + std::to_string(revision) + ": " + restored.message()};
+    return nullptr;
+  }
+  auto past = std::make_shared<Cached>();
+  past->state = std::make_shared<const actors::Scheduler>(std::move(restored->scheduler));
+  past->pages = actors::pages::read_pages_on_demand(*past->state, revision, past->state);
+  remember(revision, past);
+  return past;
+}
+
+std::optional<ApiError> TimeTravel::travel(const PointInTime& at, const LiveRead& live_read,
+                                           const PastRead& past_read) {
+  if (!at.time_travel()) {
+    live_read(std::nullopt);
+    return std::nullopt;
+  }
+  const auto started = std::chrono::steady_clock::now();
+  uint64_t revision = 0;
   if (auto error = resolve(at, revision)) {
     finish(error->code == 410   ? TimeTravelResult::kExpired
            : error->code == 400 ? TimeTravelResult::kInvalid
@@ -122,29 +142,21 @@ std::optional<ApiError> TimeTravel::resolve_state(const PointInTime& at, std::ch
            started);
     return error;
   }
-  result = TimeTravelResult::kHit;
   // The latest applied revision is answered from the live state.
-  if (live_read(revision)) return std::nullopt;
-  if ((past = cached(revision))) return std::nullopt;
-  if (inflight_.fetch_add(1) >= options_.max_inflight) {
-    inflight_.fetch_sub(1);
-    finish(TimeTravelResult::kThrottled, started);
-    return ApiError{429, "TooManyRequests",
-                    "too many time-travel queries in flight (limit " + std::to_string(options_.max_inflight) + ")",
-                    true};
+  TimeTravelResult result = TimeTravelResult::kHit;
+  if (!live_read(revision)) {
+    std::shared_ptr<Cached> past = cached(revision);
+    if (!past) {
+      std::optional<ApiError> error;
+      if (!(past = restore(revision, error))) {
+        finish(error->code == 429 ? TimeTravelResult::kThrottled : TimeTravelResult::kError, started);
+        return error;
+      }
+      result = TimeTravelResult::kMiss;
+    }
+    past_read(*past, revision);
   }
-  auto restored = actors::restore_state(reader_, revision, options_.config);
-  inflight_.fetch_sub(1);
-  if (!restored.ok()) {
-    KQ_LOG_ERROR("time travel to revision {} failed: {}", revision, restored.message());
-    finish(TimeTravelResult::kError, started);
-    return ApiError{500, "InternalError",
-                    "cannot reconstruct revision " + std::to_string(revision) + ": " + restored.message()};
-  }
-  past = std::make_shared<Cached>();
-  past->state = std::make_shared<const actors::Scheduler>(std::move(restored->scheduler));
-  remember(revision, past);
-  result = TimeTravelResult::kMiss;
+  finish(result, started);
   return std::nullopt;
 }
 
@@ -154,56 +166,38 @@ void TimeTravel::live_pages(const PagesRead& read) {
     return;
   }
   live_([&](const actors::Scheduler& state, uint64_t revision) {
-    read(actors::pages::build_read_pages(state, revision));
+    read(actors::pages::read_pages_on_demand(state, revision));
   });
 }
 
 std::optional<ApiError> TimeTravel::read(const PointInTime& at, const StateRead& read) {
-  if (!at.time_travel()) {
-    live_(read);
-    return std::nullopt;
-  }
-  const auto started = std::chrono::steady_clock::now();
-  const auto live_read = [&](uint64_t revision) {
-    bool answered = false;
-    live_([&](const actors::Scheduler& state, uint64_t applied) {
-      if (applied != revision) return;
-      read(state, applied);
-      answered = true;
-    });
-    return answered;
-  };
-  uint64_t revision = 0;
-  std::shared_ptr<Cached> past;
-  TimeTravelResult result = TimeTravelResult::kHit;
-  if (auto error = resolve_state(at, started, live_read, revision, past, result)) return error;
-  if (past) read(*past->state, revision);
-  finish(result, started);
-  return std::nullopt;
+  return travel(
+      at,
+      [&](std::optional<uint64_t> revision) {
+        bool answered = false;
+        live_([&](const actors::Scheduler& state, uint64_t applied) {
+          if (revision && applied != *revision) return;
+          read(state, applied);
+          answered = true;
+        });
+        return answered;
+      },
+      [&](const Cached& past, uint64_t revision) { read(*past.state, revision); });
 }
 
 std::optional<ApiError> TimeTravel::read_pages(const PointInTime& at, const PagesRead& read) {
-  if (!at.time_travel()) {
-    live_pages(read);
-    return std::nullopt;
-  }
-  const auto started = std::chrono::steady_clock::now();
-  const auto live_read = [&](uint64_t revision) {
-    bool answered = false;
-    live_pages([&](const actors::pages::ReadPages& pages) {
-      if (pages.revision != revision) return;
-      read(pages);
-      answered = true;
-    });
-    return answered;
-  };
-  uint64_t revision = 0;
-  std::shared_ptr<Cached> past;
-  TimeTravelResult result = TimeTravelResult::kHit;
-  if (auto error = resolve_state(at, started, live_read, revision, past, result)) return error;
-  if (past) read(past->pages_of(revision));
-  finish(result, started);
-  return std::nullopt;
+  return travel(
+      at,
+      [&](std::optional<uint64_t> revision) {
+        bool answered = false;
+        live_pages([&](const actors::pages::ReadPages& pages) {
+          if (revision && pages.revision != *revision) return;
+          read(pages);
+          answered = true;
+        });
+        return answered;
+      },
+      [&](const Cached& past, uint64_t) { read(past.pages); });
 }
 
 }  // namespace koordq::api

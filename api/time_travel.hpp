@@ -1,10 +1,11 @@
 // Reads of the decision state at a point in time for the live APIs (design.md §6, behaviour.md
 // §18): the latest published state from the read side, any other revision reconstructed from
 // the nearest snapshot plus the records after it. Reads of pages (read_pages) get the read side's
-// pages live, and the pages of a reconstructed state built by build_read_pages (kept with it). Reconstructed states are
-// kept in an LRU cache of a bounded estimated size; at most `max_inflight` reconstructions run at once, over the
-// visibility and debug APIs together, and a request beyond that is refused at once (429).
-// Reconstructions read only the journal: they never touch the scheduling actors.
+// pages live, and the pages of a reconstructed state built as they are read (kept with it, each
+// built once). Reconstructed states are kept in an LRU cache of a bounded estimated size; at most
+// `max_inflight` reconstructions run at once, over the visibility and debug APIs together, and a
+// request beyond that is refused at once (429). Reconstructions read only the journal: they never
+// touch the scheduling actors.
 #pragma once
 
 #include <chrono>
@@ -66,17 +67,19 @@ class TimeTravel {
   static size_t estimated_size(const actors::Scheduler& state);
 
  private:
-  // A reconstructed state and, once asked for, its pages.
+  // A reconstructed state and its pages, built on demand.
   struct Cached {
     std::shared_ptr<const actors::Scheduler> state;
-    std::once_flag built;
-    std::shared_ptr<const actors::pages::ReadPages> pages;
-    const actors::pages::ReadPages& pages_of(uint64_t revision);
+    actors::pages::ReadPages pages;
   };
+  // Answers the live state when `live_read` can (given the revision asked for, or std::nullopt
+  // for the latest whatever it is; it returns whether it answered), else `past_read` on the state
+  // at the revision `at` resolves to, cached or reconstructed. Counts the time-travel requests.
+  using LiveRead = std::function<bool(std::optional<uint64_t> revision)>;
+  using PastRead = std::function<void(const Cached& past, uint64_t revision)>;
+  std::optional<ApiError> travel(const PointInTime& at, const LiveRead& live_read, const PastRead& past_read);
   std::optional<ApiError> resolve(const PointInTime& at, uint64_t& revision);
-  std::optional<ApiError> resolve_state(const PointInTime& at, std::chrono::steady_clock::time_point started,
-                                        const std::function<bool(uint64_t)>& live_read, uint64_t& revision,
-                                        std::shared_ptr<Cached>& past, TimeTravelResult& result);
+  std::shared_ptr<Cached> restore(uint64_t revision, std::optional<ApiError>& error);
   void live_pages(const PagesRead& read);
   std::shared_ptr<Cached> cached(uint64_t revision);
   void remember(uint64_t revision, std::shared_ptr<Cached> state);

@@ -4,8 +4,10 @@
 #include <array>
 #include <map>
 #include <set>
+#include <string_view>
 #include <vector>
 
+#include "actors/pages/pages_on_demand.hpp"
 #include "api/json_out.hpp"
 #include "base/rfc3339.hpp"
 
@@ -176,16 +178,13 @@ std::string render_summary(uint64_t revision, const QueuePage* queue, std::vecto
 }  // namespace
 
 std::string render_queue_list(const ReadPages& p, const PageParams& page) {
-  std::vector<const QueuePage*> queues;
-  for (const auto& [label, q] : *p.queues) {
-    if (q->queue) queues.push_back(q.get());
-  }
-  const auto [first, last] = page_bounds(queues.size(), page);
+  const std::vector<std::string_view> names = actors::pages::queue_names(p);
+  const auto [first, last] = page_bounds(names.size(), page);
   JsonOut out;
   begin_answer(out, "QueueList");
-  list_metadata(out, p.revision, static_cast<int64_t>(queues.size() - last));
+  list_metadata(out, p.revision, static_cast<int64_t>(names.size() - last));
   out.key("items").begin_array();
-  for (size_t i = first; i < last; ++i) queue_item(out, *queues[i]);
+  for (size_t i = first; i < last; ++i) queue_item(out, *actors::pages::find_queue_page(p, std::string(names[i])));
   out.end_array().end_object();
   return out.take();
 }
@@ -211,23 +210,25 @@ std::optional<std::string> render_queue_units(const ReadPages& p, const std::str
 }
 
 std::string render_quota_list(const ReadPages& p, const PageParams& page) {
-  const auto [first, last] = page_bounds(p.quotas->size(), page);
+  const std::vector<std::string_view> names = actors::pages::quota_names(p);
+  const auto [first, last] = page_bounds(names.size(), page);
   JsonOut out;
   begin_answer(out, "ElasticQuotaList");
-  list_metadata(out, p.revision, static_cast<int64_t>(p.quotas->size() - last));
+  list_metadata(out, p.revision, static_cast<int64_t>(names.size() - last));
   out.key("items").begin_array();
-  auto it = p.quotas->begin();
-  std::advance(it, first);
-  for (size_t i = first; i < last; ++i, ++it) quota_item(out, *it->second, counts_of(p, it->first));
+  for (size_t i = first; i < last; ++i) {
+    const std::string name(names[i]);
+    quota_item(out, *actors::pages::find_quota_account(p, name), counts_of(p, name));
+  }
   out.end_array().end_object();
   return out.take();
 }
 
 std::optional<std::string> render_quota(const ReadPages& p, const std::string& name) {
-  const auto it = p.quotas->find(name);
-  if (it == p.quotas->end()) return std::nullopt;
+  const QuotaAccount* quota = actors::pages::find_quota_account(p, name);
+  if (quota == nullptr) return std::nullopt;
   JsonOut out;
-  quota_item(out, *it->second, counts_of(p, name), p.revision);
+  quota_item(out, *quota, counts_of(p, name), p.revision);
   return out.take();
 }
 
@@ -235,7 +236,7 @@ std::optional<std::string> render_quota_units(const ReadPages& p, const std::str
                                               const PageParams& page) {
   const QueuePage* q = actors::pages::find_queue_page(p, quota);
   const bool any = q != nullptr && !q->units.empty();
-  if (!any && !p.quotas->count(quota)) return std::nullopt;
+  if (!any && actors::pages::find_quota_account(p, quota) == nullptr) return std::nullopt;
   std::vector<const UnitRow*> others;
   if (q != nullptr) {
     for (const size_t index : q->not_waiting) others.push_back(&q->row(index));
@@ -245,29 +246,29 @@ std::optional<std::string> render_quota_units(const ReadPages& p, const std::str
 }
 
 std::string render_queue_list(const Scheduler& s, uint64_t revision, const PageParams& page) {
-  return render_queue_list(actors::pages::build_read_pages(s, revision), page);
+  return render_queue_list(actors::pages::read_pages_on_demand(s, revision), page);
 }
 
 std::optional<std::string> render_queue(const Scheduler& s, uint64_t revision, const std::string& name) {
-  return render_queue(actors::pages::build_read_pages(s, revision), name);
+  return render_queue(actors::pages::read_pages_on_demand(s, revision), name);
 }
 
 std::optional<std::string> render_queue_units(const Scheduler& s, uint64_t revision, const std::string& queue,
                                               const UnitFilter& filter, const PageParams& page) {
-  return render_queue_units(actors::pages::build_read_pages(s, revision), queue, filter, page);
+  return render_queue_units(actors::pages::read_pages_on_demand(s, revision), queue, filter, page);
 }
 
 std::string render_quota_list(const Scheduler& s, uint64_t revision, const PageParams& page) {
-  return render_quota_list(actors::pages::build_read_pages(s, revision), page);
+  return render_quota_list(actors::pages::read_pages_on_demand(s, revision), page);
 }
 
 std::optional<std::string> render_quota(const Scheduler& s, uint64_t revision, const std::string& name) {
-  return render_quota(actors::pages::build_read_pages(s, revision), name);
+  return render_quota(actors::pages::read_pages_on_demand(s, revision), name);
 }
 
 std::optional<std::string> render_quota_units(const Scheduler& s, uint64_t revision, const std::string& quota,
                                               const UnitFilter& filter, const PageParams& page) {
-  return render_quota_units(actors::pages::build_read_pages(s, revision), quota, filter, page);
+  return render_quota_units(actors::pages::read_pages_on_demand(s, revision), quota, filter, page);
 }
 
 std::map<std::string, PhaseCounts> phase_counts_by_quota(const Scheduler& s) {

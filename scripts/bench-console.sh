@@ -4,6 +4,7 @@
 # tree and the queue list at that revision, one after the other); prints p50/p90/p99 of the step
 # and while dragging forward (a step folds on from the state cached before it), and, for comparison in the same run, of `koordq at rev:N quotas` (a process per call, so it
 # includes start-up and the journal's open) over the same revisions. Also the page's weight.
+# KOORDQ=BINARY measures another build (a baseline in the same run).
 # Usage: scripts/bench-console.sh [JOURNAL_DIR] [STEPS]
 #        scripts/bench-console.sh --huge [QUOTAS UNITS [STEPS]]
 #   Without JOURNAL_DIR, writes the simulator's default scenario for 10 virtual minutes (seed 7).
@@ -53,6 +54,12 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [ -n "$url" ] || { echo "koordq console did not start: $(cat "$work/console.log")" >&2; exit 1; }
+
+# Steps are measured once the timeline is indexed: until then the follower's thread reads the
+# whole journal beside the requests (BENCHMARKS.md "The scrub step after the timeline is indexed").
+t0=$(date +%s.%N)
+until [ "$(curl -sS "${url}api/journal" | jq '.indexed >= .head')" = true ]; do sleep 0.2; done
+echo "timeline indexed $(echo "$(date +%s.%N) - $t0" | bc) s after the console started; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 weight=0
 for asset in "" console.js console.css; do

@@ -1,21 +1,25 @@
 // The read side's pages kept batch by batch (actors/runtime/page_maintainer.hpp) against pages built
 // from scratch (actors/pages/read_pages.hpp): over generated scenarios' journals cut into batches of
 // random sizes, after every batch the pages rebuilt only where the batch reached are the pages of
-// the whole state, and a page no batch reached is the very page of the revision before.
+// the whole state, and a page no batch reached is the very page of the revision before. Pages built
+// on demand (actors/pages/pages_on_demand.hpp), read in any order, are the pages built at once.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include "actors/pages/pages_on_demand.hpp"
 #include "actors/pages/read_pages.hpp"
 #include "actors/runtime/page_maintainer.hpp"
 #include "actors/wire/record_apply.hpp"
 #include "tests/support/scenario_generators.hpp"
 #include "tests/support/scenario_journal.hpp"
+#include "tests/support/scheduler_fixture.hpp"
 
 namespace koordq::testing {
 namespace KOORDQ_TEST_LOCAL {
@@ -146,6 +150,73 @@ RC_GTEST_PROP(ReadPagesProperty, pages_kept_batch_by_batch_are_the_pages_built_f
   size_t shared = 0;
   for (int i = 0; i < 10; ++i) shared += check_scenario();
   RC_TAG(shared > 0 ? "some pages shared" : "no page shared");
+}
+
+// The pages of `state` on demand, a random sample of labels and quotas read first (some of them
+// unknown), against the pages built at once; then all of them, which reuse the pages read.
+void check_on_demand(const actors::Scheduler& state, uint64_t revision) {
+  const ReadPages built = actors::pages::build_read_pages(state, revision);
+  const ReadPages lazy = actors::pages::read_pages_on_demand(state, revision);
+  std::vector<std::string> labels{"no-such-label"};
+  for (const auto& [label, page] : *built.queues) labels.push_back(label);
+  std::vector<std::string> quotas{"no-such-quota"};
+  for (const auto& [name, account] : *built.quotas) quotas.push_back(name);
+  std::vector<const actors::pages::QueuePage*> read;
+  for (const std::string& label : *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(labels))) {
+    const auto* page = actors::pages::find_queue_page(lazy, label);
+    const auto it = built.queues->find(label);
+    RC_ASSERT((page == nullptr) == (it == built.queues->end()));
+    if (page != nullptr) {
+      RC_ASSERT(*page == *it->second);
+      read.push_back(page);
+    }
+  }
+  for (const std::string& name : *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(quotas))) {
+    const auto* account = actors::pages::find_quota_account(lazy, name);
+    const auto it = built.quotas->find(name);
+    RC_ASSERT((account == nullptr) == (it == built.quotas->end()));
+    if (account != nullptr) RC_ASSERT(*account == *it->second);
+  }
+  std::vector<std::string_view> queue_names;
+  for (const auto& [label, page] : *built.queues) {
+    if (page->queue) queue_names.emplace_back(label);
+  }
+  RC_ASSERT(actors::pages::queue_names(lazy) == queue_names);
+  RC_ASSERT(actors::pages::quota_names(lazy) == actors::pages::quota_names(built));
+  const ReadPages& all = actors::pages::every_page(lazy);
+  const std::string difference = pages_difference(all, built);
+  if (!difference.empty()) RC_FAIL("after record " + std::to_string(revision) + ": " + difference);
+  for (const auto* page : read) RC_ASSERT(all.queues->at(page->label).get() == page);
+}
+
+RC_GTEST_PROP(ReadPagesProperty, pages_built_on_demand_are_the_pages_built_at_once, ()) {
+  const auto scenario = *testgen::scenario();
+  const auto records = ScenarioJournal::record(scenario);
+  actors::Scheduler state(scenario.config);
+  for (const auto& record : records) {
+    RC_ASSERT(actors::apply_record(state, record).ok());
+    if (*rc::gen::inRange(0, 8) == 0) check_on_demand(state, record.seq());
+  }
+  check_on_demand(state, records.empty() ? 0 : records.back().seq());
+}
+
+TEST(PagesOnDemand, a_page_read_by_many_threads_at_once_is_built_once) {
+  SchedulerDriver d;
+  d.input(quota("team-a", "", {{"cpu", "100"}}));
+  d.input(queue("team-a"));
+  for (int i = 0; i < 200; ++i) d.input(unit("job" + std::to_string(i), "team-a", "1"));
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    const ReadPages lazy = actors::pages::read_pages_on_demand(d.s, d.seq);
+    std::vector<const actors::pages::QueuePage*> seen(8);
+    std::vector<std::thread> readers;
+    for (size_t t = 0; t < seen.size(); ++t) {
+      readers.emplace_back([&, t] { seen[t] = actors::pages::find_queue_page(lazy, "team-a"); });
+    }
+    for (auto& reader : readers) reader.join();
+    ASSERT_NE(seen[0], nullptr);
+    EXPECT_EQ(seen[0]->units.size(), 200u);
+    for (const auto* page : seen) EXPECT_EQ(page, seen[0]);
+  }
 }
 
 }  // namespace KOORDQ_TEST_LOCAL
