@@ -1,7 +1,9 @@
 // `koordq console --journal-dir DIR` (behaviour.md §25.1): the console of console/ over a
 // read-only instance of a journal, following it while another process writes it. Requests are
-// answered on one thread (the instance is caught up there), the timeline is indexed on another
-// with an instance of its own.
+// answered on one thread, the instance they read is caught up on the command's own thread (a
+// catch-up reads the writer's MANIFEST, tens of milliseconds on a 10M-record journal, which a
+// request would wait for: BENCHMARKS.md "The scrub step after the timeline is indexed"), and the
+// timeline is indexed on a third with an instance of its own.
 #include <chrono>
 #include <mutex>
 #include <thread>
@@ -56,7 +58,6 @@ int run_console(const ConsoleOptions& options) {
   context.reader = reader.get();
   journal::JournalReader& read = *reader;
   context.head = [&read] { return read.last_seq(); };
-  context.refresh = throttled_refresh(read, moves);
   context.moved = [&moves] { return moves.moved(); };
   context.state_at = [&states](uint64_t revision, const api::StateRead& state_read) {
     return states.read(revision, state_read);
@@ -79,7 +80,11 @@ int run_console(const ConsoleOptions& options) {
   KQ_LOG_INFO("console of journal {} ({} records) at http://{}:{}/console/ (read-only; Ctrl-C stops it)",
               options.journal_dir, read.last_seq(), host, (*started)->port());
   install_stop_signal_handlers();
-  while (!stop_requested()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const auto refresh = throttled_refresh(read, moves);
+  while (!stop_requested()) {
+    refresh();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
   (*started)->stop();
   return kExitSuccess;
 }

@@ -340,7 +340,6 @@ HttpResponse explain(const ConsoleContext& c, const RequestTarget& target) {
 
 std::optional<HttpResponse> answer_console_api(const ConsoleContext& c, const RequestTarget& target) {
   if (!target.path.starts_with("/console/api/")) return std::nullopt;
-  if (c.refresh) c.refresh();
   const std::string_view endpoint = std::string_view(target.path).substr(std::string_view("/console/api/").size());
   if (endpoint == "journal") return journal_info(c);
   if (endpoint == "resolve") return resolve(c, target);

@@ -25,10 +25,8 @@ struct ConsoleContext {
   // reads are thread-safe (design.md §8).
   journal::JournalReader* reader = nullptr;
   // The newest revision the console shows: the durable head under serve, the last record
-  // otherwise. Called per request, after `refresh`.
+  // otherwise (`koordq console` catches its instance up on a thread of its own). Called per request.
   std::function<uint64_t()> head;
-  // Catches a read-only instance up with a journal another process writes; empty under serve.
-  std::function<void()> refresh;
   StateAt state_at;
   // Why the journal directory no longer holds the journal read (quarantined by a serve), or
   // std::nullopt; empty under serve, whose journal cannot be moved while it runs.
