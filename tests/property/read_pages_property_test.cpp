@@ -184,6 +184,8 @@ void check_on_demand(const actors::Scheduler& state, uint64_t revision) {
   RC_ASSERT(actors::pages::queue_names(lazy) == queue_names);
   RC_ASSERT(actors::pages::quota_names(lazy) == actors::pages::quota_names(built));
   const ReadPages& all = actors::pages::every_page(lazy);
+  for (const auto& [label, page] : *all.queues) RC_ASSERT(page != nullptr);
+  for (const auto& [name, account] : *all.quotas) RC_ASSERT(account != nullptr);
   const std::string difference = pages_difference(all, built);
   if (!difference.empty()) RC_FAIL("after record " + std::to_string(revision) + ": " + difference);
   for (const auto* page : read) RC_ASSERT(all.queues->at(page->label).get() == page);
