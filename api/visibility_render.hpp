@@ -1,7 +1,7 @@
 // The visibility API's answers as projections of the read pages at one revision
 // (behaviour.md §16.3, §16.5, §16.6; actors/pages/read_pages.hpp): pure functions of (pages,
 // parameters), shared by the live server, time travel and `koordq at`. The overloads on a whole
-// state build its pages first (build_read_pages), so every answer has one code path.
+// state build the pages they read from it (read_pages_on_demand), so every answer has one code path.
 #pragma once
 
 #include <cstdint>
