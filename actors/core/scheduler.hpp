@@ -152,6 +152,12 @@ struct QueueState {
   std::set<std::string> backoff;
   // Derived like `housekeeping`: this queue's entry in Scheduler::queue_timers().
   std::optional<int64_t> timer;
+  // Derived, kept by the round index (scheduler_wake.cpp): whether a round at the current time
+  // may decide something for the queue, the next time that could change without an input, and
+  // whether an input reached the queue since they were worked out.
+  mutable bool awake = true;
+  mutable std::optional<int64_t> recheck;
+  mutable bool stirred = false;
 };
 
 // §2.5: the three items of a quota koordq carries onto its Queue.
@@ -266,6 +272,15 @@ class Scheduler {
   std::vector<Decision> decide_unmapped() const;
   // The earliest time a round could decide something it cannot decide now.
   std::optional<int64_t> next_deadline() const;
+  // The queues a round at the current time may decide something for, in name order; a round
+  // visits only these (every other queue would decide nothing). round_trees(), decide(),
+  // decide_unmapped() and next_deadline() bring the index up to date first, so none of them may
+  // run on one Scheduler at the same time as another (decide_queue may, on different queues).
+  const std::set<std::string>& awake_queues() const;
+  // The unit a round's attempt in `q` would try, given the units already decided in the round.
+  const UnitState* round_candidate(const QueueState& q, const std::set<std::string>& decided) const;
+  // Bumped whenever a Queue's settings may have changed (a Queue created, changed or deleted).
+  uint64_t settings_version() const { return settings_version_; }
 
   int64_t now() const { return now_; }
   const DecisionConfig& config() const { return config_; }
@@ -346,6 +361,27 @@ class Scheduler {
   // The Queue writes of an earlier leader or process: compared with the objects again.
   void forget_queue_writes();
 
+  // The round index (scheduler_wake.cpp). An input that may change what a round decides for a
+  // queue stirs it; the index works out stirred queues again (and those whose recheck time
+  // passed) before a round or a deadline is asked for.
+  void stir(const QueueState& q) const;
+  void stir_queue(const std::string& name);
+  // The queues of a quota label's path: their usage annotations follow the label's charges.
+  void stir_usage_path(const std::string& label);
+  void stir_all() {
+    stir_all_ = true;
+    auto_queues_quiet_ = false;
+  }
+  // The §2.5 pass over every quota must look again (a quota, Queue or auto-queue entry changed).
+  void stir_auto_queues() { auto_queues_quiet_ = false; }
+  void settle_rounds() const;
+  struct QueueWake {
+    bool awake = false;
+    std::optional<int64_t> next;  // later than now
+  };
+  QueueWake queue_wake(const std::string& name, const QueueState& q) const;
+  void rewake(const std::string& name, const QueueState& q) const;
+
   friend class StateSnapshotCodec;  // actors/wire/state_snapshot.cpp: snapshot and restore
 
   // Every member below is copied by the copy constructor (scheduler_apply.cpp).
@@ -362,6 +398,14 @@ class Scheduler {
   std::set<std::pair<int64_t, std::string>> queue_timers_;
   std::set<std::string> unmapped_pending_;
   std::set<std::string> execution_limited_;
+  uint64_t settings_version_ = 0;
+  // The round index: not copied (a copy works it out again from its own queues).
+  mutable bool stir_all_ = true;
+  mutable std::vector<const QueueState*> stirred_;
+  mutable std::set<std::string> awake_;
+  mutable std::set<std::pair<int64_t, std::string>> rechecks_;
+  // The last §2.5 pass decided nothing and nothing it reads has changed since.
+  mutable bool auto_queues_quiet_ = false;
 };
 
 // Whether two Queue objects differ in anything but koordq's own writes (usage annotations,

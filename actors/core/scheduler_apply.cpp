@@ -35,7 +35,8 @@ Scheduler::Scheduler(const Scheduler& other)
       relisting_units_(other.relisting_units_),
       queue_timers_(other.queue_timers_),
       unmapped_pending_(other.unmapped_pending_),
-      execution_limited_(other.execution_limited_) {
+      execution_limited_(other.execution_limited_),
+      settings_version_(other.settings_version_) {
   repoint_units();
 }
 
@@ -117,6 +118,7 @@ void Scheduler::retime_queue(const std::string& name) {
 }
 
 void Scheduler::retime_queue(QueueState& q, const std::string& name) {
+  stir(q);
   std::optional<int64_t> due;
   auto consider = [&](int64_t t) { due = due ? std::min(*due, t) : t; };
   if (q.cursor) consider(q.last_reset + kThreeMinutes);
@@ -132,6 +134,7 @@ void Scheduler::retime_queue(QueueState& q, const std::string& name) {
 }
 
 void Scheduler::reset_cursor(QueueState& q) {
+  stir(q);
   q.cursor.reset();
   q.last_reset = now_;
 }
@@ -150,17 +153,22 @@ void Scheduler::back_off(UnitState& u, int64_t until) {
   if (QueueState* q = queue_of(u); q != nullptr && (u.indexed_in & kInMembers)) {
     q->backoff.insert(u.key.full_name);
     u.indexed_in |= kInBackoff;
+    stir(*q);
   }
 }
 
 void Scheduler::wake_backoff(UnitState& u) {
   if (!u.backoff_until) return;
   u.backoff_until.reset();
-  if (QueueState* q = queue_of(u); q != nullptr) q->backoff.erase(u.key.full_name);
+  if (QueueState* q = queue_of(u); q != nullptr) {
+    q->backoff.erase(u.key.full_name);
+    stir(*q);
+  }
   u.indexed_in &= ~kInBackoff;
 }
 
 void Scheduler::wake_queue(QueueState& q) {
+  stir(q);
   for (const auto& key : q.backoff) {
     if (auto it = units_.find(key); it != units_.end()) {
       it->second.backoff_until.reset();
@@ -175,6 +183,7 @@ void Scheduler::on_capacity_change(const std::string& quota) {
   const auto wake = [&](const std::string& name) {
     const auto q = queues_.find(name);
     if (q == queues_.end()) return;
+    stir(q->second);
     for (const OrderKey& k : q->second.waiting) {
       if (auto it = units_.find(k.full_name); it != units_.end() && it->second.waiting && it->second.quota == name) {
         wake_backoff(it->second);
@@ -203,6 +212,7 @@ void Scheduler::apply_object(schema::WatchedObject&& object, bool deleted) {
       const bool changed =
           deleted ? quotas_.remove(quota.metadata.namespace_, quota.metadata.name) : quotas_.upsert(quota);
       if (changed) on_capacity_change(quota.metadata.name);
+      stir_all();
       adopt_queue(quota.metadata.name);
       settle_auto_queue(quota.metadata.name);
       return;
@@ -281,6 +291,7 @@ void Scheduler::forget_unit(UnitMap::iterator it, const std::string& key, const 
     if (in & kInHousekeeping) q->second.housekeeping.erase(key);
     if (in & kInNotWaiting) q->second.not_waiting.erase(key);
     if (in & kInBackoff) q->second.backoff.erase(key);
+    stir(q->second);
   }
   unmapped_pending_.erase(key);
   execution_limited_.erase(key);
@@ -300,6 +311,8 @@ void Scheduler::apply_queue_object(const schema::Queue& queue, bool deleted) {
   if (deleted) {
     auto it = queues_.find(name);
     if (it == queues_.end()) return;
+    stir_all();
+    ++settings_version_;
     const auto members = it->second.members;
     if (it->second.timer) queue_timers_.erase({*it->second.timer, name});
     // Every unit pointing at the queue, not only its members: a restored state whose member
@@ -330,6 +343,8 @@ void Scheduler::apply_queue_object(const schema::Queue& queue, bool deleted) {
     return;
   }
   q.settings = settings_of(queue);
+  stir_all();
+  ++settings_version_;
   if (inserted) {
     adopt_queue(name);
     q.last_reset = now_;
@@ -357,6 +372,8 @@ void Scheduler::apply_queue_object(const schema::Queue& queue, bool deleted) {
 void Scheduler::apply_outcome(const Outcome& outcome) {
   if (const auto* qref = std::get_if<QueueRef>(&outcome.target)) {
     if (outcome.write_kind != WriteKind::kQueueWrite) return;
+    stir_queue(qref->name);
+    stir_auto_queues();
     const bool landed = outcome.result == OutcomeResult::kSuccess;
     if (auto q = queues_.find(qref->name); q != queues_.end() && !landed && q->second.usage_written &&
                                            q->second.usage_seq == outcome.decision_seq &&
@@ -433,6 +450,7 @@ void Scheduler::apply_outcome(const Outcome& outcome) {
 }
 
 void Scheduler::apply_role_acquired() {
+  stir_all();
   for (auto& [key, u] : units_) {
     u.failures = 0;
     u.backoff_until.reset();

@@ -14,37 +14,10 @@ std::optional<int64_t> Scheduler::next_deadline() const {
   auto consider = [&](int64_t t) {
     if (t > now_ && (!best || t < *best)) best = t;
   };
-  for (const auto& [name, q] : queues_) {
-    if (q.settings.policy != QueuePolicy::kUnsupported) {
-      // A candidate the next attempt could take: active, inside the window and, under Block,
-      // not behind another unit's block. Units that cannot be tried set no deadline.
-      std::optional<std::string> candidate;
-      int64_t rank = 0;
-      for (const auto& key : q.waiting) {
-        if (q.settings.max_depth >= 0 && rank >= q.settings.max_depth) break;
-        ++rank;
-        const UnitState& u = units_.at(key.full_name);
-        if (u.backoff_until && *u.backoff_until > now_) {
-          consider(*u.backoff_until);
-          continue;
-        }
-        const auto b = q.blocked.find(u.quota);
-        if (q.settings.policy == QueuePolicy::kBlock && b != q.blocked.end() && b->second != key.full_name) continue;
-        if (!candidate) candidate = key.full_name;
-      }
-      if (candidate && q.last_attempt) {
-        consider(*q.last_attempt + config_.schedule_suspend_nanos);
-        if (q.settings.policy == QueuePolicy::kBlock && *candidate == q.last_tried) {
-          consider(*q.last_attempt + kBlockRetryWait);
-        }
-      }
-      if (!q.blocked.empty()) consider(q.last_activity + kThreeMinutes);
-    }
-    if (q.settings.show_queue_items && q.next_publish) consider(*q.next_publish);
-    if (q.usage_next > now_ && manages_queue(name) && usage_annotations(name) != usage_on_queue(q)) {
-      consider(q.usage_next);
-    }
-  }
+  // Each queue's part (backoffs, suspend and Block retry times, block expiry, publication, usage
+  // annotations) is its recheck time in the round index (scheduler_wake.cpp).
+  settle_rounds();
+  if (!rechecks_.empty()) consider(rechecks_.begin()->first);
   for (const auto& [ns, since] : metrics_.namespace_empty_since) {
     const bool has_series = std::any_of(metrics_.coming.begin(), metrics_.coming.end(),
                                         [&ns = ns](const auto& entry) { return std::get<0>(entry.first) == ns; });

@@ -315,44 +315,6 @@ class RoundBuilder {
     emit(u, std::move(d));
   }
 
-  // Eligible units of the queue in order (§6.2): active, inside the window, not yet decided.
-  // The unit the queue's policy tries next (§6.3, §6.4), among the first max_depth waiting units
-  // that are active and undecided this round; the scan stops at the first that qualifies.
-  const UnitState* candidate(const QueueState& q) const {
-    if (q.settings.policy == QueuePolicy::kPriority && q.settings.max_depth < 0 && q.cursor) {
-      // An unlimited window: the first eligible unit after the cursor, else the first from the
-      // head, without looking up the units before the cursor again and again.
-      const auto after = q.waiting.upper_bound(*q.cursor);
-      if (const UnitState* u = first_eligible(after, q.waiting.end())) return u;
-      return first_eligible(q.waiting.begin(), after);
-    }
-    const UnitState* head = nullptr;  // Priority: where the cursor wraps to (§6.3 step 2)
-    int64_t rank = 0;
-    for (const auto& key : q.waiting) {
-      if (q.settings.max_depth >= 0 && rank >= q.settings.max_depth) break;
-      ++rank;
-      const UnitState& u = s_.units().at(key.full_name);
-      if (!s_.is_active(u) || scratch_.decided.count(key.full_name)) continue;
-      if (q.settings.policy == QueuePolicy::kPriority) {
-        if (!q.cursor || *q.cursor < key) return &u;
-        if (head == nullptr) head = &u;
-        continue;
-      }
-      const auto b = q.blocked.find(u.quota);
-      if (b == q.blocked.end() || b->second == key.full_name) return &u;
-    }
-    return head;
-  }
-
-  const UnitState* first_eligible(std::set<OrderKey>::const_iterator from,
-                                  std::set<OrderKey>::const_iterator to) const {
-    for (; from != to; ++from) {
-      const UnitState& u = s_.units().at(from->full_name);
-      if (s_.is_active(u) && !scratch_.decided.count(from->full_name)) return &u;
-    }
-    return nullptr;
-  }
-
   // Assumed units of the queue other than `except` (§7.4), in queue order.
   std::vector<const UnitState*> assumed(const QueueState& q, const std::string& except) const {
     std::vector<const UnitState*> out;
@@ -431,7 +393,7 @@ class RoundBuilder {
   void attempt(const QueueState& q) {
     if (q.settings.policy == QueuePolicy::kUnsupported) return;
     if (q.last_attempt && s_.now() < *q.last_attempt + s_.config().schedule_suspend_nanos) return;
-    const UnitState* c = candidate(q);
+    const UnitState* c = s_.round_candidate(q, scratch_.decided);
     if (c == nullptr) return;
     if (q.settings.policy == QueuePolicy::kBlock && c->key.full_name == q.last_tried && q.last_attempt &&
         s_.now() < *q.last_attempt + kBlockRetryWait && !c->capacity_changed) {
@@ -556,7 +518,7 @@ class RoundBuilder {
 
 std::map<std::string, std::vector<std::string>> Scheduler::round_trees() const {
   std::map<std::string, std::vector<std::string>> trees;
-  for (const auto& [name, q] : queues_) trees[quotas_.tree_of(name)].push_back(name);
+  for (const auto& name : awake_queues()) trees[quotas_.tree_of(name)].push_back(name);
   return trees;
 }
 
@@ -578,7 +540,12 @@ std::vector<Decision> Scheduler::decide_unmapped() const {
   std::vector<Decision> out;
   TreeRound round;
   RoundBuilder builder(*this, round, out);
-  builder.auto_queues();
+  // §2.5 reads only quotas, Queues and the auto-queue entries, never the time: a pass that
+  // decided nothing decides nothing again until one of those changes.
+  if (!auto_queues_quiet_) {
+    builder.auto_queues();
+    auto_queues_quiet_ = out.empty();
+  }
   builder.unmapped_units();
   return out;
 }

@@ -115,6 +115,7 @@ bool Scheduler::manages_queue(const std::string& name) const {
 // A Queue and a quota of one name exist and koordq has not taken the Queue on: adopt it with the
 // quota's items as they are; later changes of an item are patched (§2.5).
 void Scheduler::adopt_queue(const std::string& name) {
+  stir_auto_queues();
   const QuotaInfo* quota = quotas_.find(name);
   if (quota == nullptr || !queues_.count(name)) return;
   AutoQueue& a = auto_queues_[name];
@@ -124,6 +125,7 @@ void Scheduler::adopt_queue(const std::string& name) {
 
 // Drops the bookkeeping of a name that has neither quota nor Queue nor a write in flight.
 void Scheduler::settle_auto_queue(const std::string& name) {
+  stir_auto_queues();
   const auto it = auto_queues_.find(name);
   if (it == auto_queues_.end()) return;
   if (!it->second.in_flight && !quotas_.known(name) && !queues_.count(name)) auto_queues_.erase(it);
@@ -185,10 +187,12 @@ void Scheduler::apply_config() {
   // empty journal, the process start itself.
   relist_cutoff_ = previous_now_ > 0 ? previous_now_ : now_;
   forget_queue_writes();
+  stir_all();
 }
 
 void Scheduler::apply_relist(schema::ObjectKind resource, bool begin) {
   if (resource != schema::ObjectKind::kQueueUnit) return;
+  stir_all();
   relisting_units_ = begin;
   if (begin && !relist_cutoff_) relist_cutoff_ = previous_now_ > 0 ? previous_now_ : now_;
 }

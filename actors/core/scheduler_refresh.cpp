@@ -130,6 +130,13 @@ void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_cha
   u.assumed = mapped && u.holds && effective.has_admissions && !effective.all_running;
 
   quotas_.recharge(old_quota, old_charge, old_holds, u.quota, u.charge, u.holds);
+  // The round index: the unit's queues, and the usage annotations along the paths it charges.
+  if (old_q != nullptr) stir(*old_q);
+  if (new_q != nullptr && new_q != old_q) stir(*new_q);
+  if ((old_holds || u.holds) && (quota_changed || old_holds != u.holds || old_charge != u.charge)) {
+    stir_usage_path(old_quota);
+    if (quota_changed) stir_usage_path(u.quota);
+  }
 
   const UnitChange change{old_quota, old_q,       new_q,   quota_changed,        old_holds, old_charge, old_waiting,
                           old_phase, old_assumed, old_key, effective.all_running};
@@ -321,6 +328,7 @@ bool Scheduler::rebuild_indexes() {
   unmapped_pending_.clear();
   execution_limited_.clear();
   queue_timers_.clear();
+  stir_all();
   for (auto& [name, q] : queues_) {
     q.timer.reset();
     retime_queue(name);

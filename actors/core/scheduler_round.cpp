@@ -65,6 +65,8 @@ void Scheduler::apply_decisions(uint64_t round_seq, Decisions& decisions) {
 template <class D>
 void Scheduler::apply_queue_decision(uint64_t round_seq, uint32_t index, const QueueRef& ref, D& d) {
   constexpr bool kOwned = !std::is_const_v<D>;
+  stir_queue(ref.name);
+  stir_auto_queues();
   if (d.kind == DecisionKind::kQueueCreate || d.kind == DecisionKind::kQueuePatch ||
       d.kind == DecisionKind::kQueueDelete) {
     // §2.5: the write is in flight until its outcome; a failure restores `before`.
@@ -201,7 +203,7 @@ void Scheduler::apply_unit_decision(uint64_t round_seq, const UnitRef& ref, D& d
     default:
       break;
   }
-  if (q != nullptr) retime_queue(*q, ref.queue);
+  if (q != nullptr) retime_queue(*q, ref.queue);  // stirs it: the attempt changed it
   refresh_unit(u, key, false);
 }
 

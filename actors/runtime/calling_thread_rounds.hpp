@@ -15,6 +15,7 @@
 
 #include "actors/core/scheduler.hpp"
 #include "actors/runtime/check_timer.hpp"
+#include "actors/runtime/decision_log.hpp"
 #include "actors/runtime/messages.hpp"
 #include "base/result.hpp"
 #include "journal/stored_record.hpp"
@@ -36,7 +37,7 @@ class CallingThreadRounds {
   Scheduler scheduler_;
   uint64_t applied_seq_;
   LatencyObserver observe_latency_;
-  std::map<std::string, QueueSettings> queue_settings_;  // as last logged (decision_log.hpp)
+  LoggedQueueSettings queue_settings_;  // as last logged (decision_log.hpp)
 };
 
 }  // namespace koordq::actors::runtime

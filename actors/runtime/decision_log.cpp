@@ -18,7 +18,10 @@ std::string queue_of(const Decision& d) {
 
 }  // namespace
 
-void log_changed_queue_settings(const Scheduler& s, std::map<std::string, QueueSettings>& logged) {
+void log_changed_queue_settings(const Scheduler& s, LoggedQueueSettings& logged_settings) {
+  if (logged_settings.version == s.settings_version()) return;
+  logged_settings.version = s.settings_version();
+  auto& logged = logged_settings.by_queue;
   for (const auto& [name, q] : s.queues()) {
     auto [known, constructed] = logged.try_emplace(name, q.settings);
     if (!constructed && known->second == q.settings) continue;

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,9 +21,16 @@ namespace koordq::actors::runtime {
 // A queue seen for the first time (`constructed`) or with other settings than before.
 void log_queue_settings(const std::string& queue, const QueueSettings& settings, bool constructed);
 
-// Before a round: logs every queue of `s` that is new or whose settings differ from `logged`
-// (the settings as last logged, kept by the caller), and forgets the queues that are gone.
-void log_changed_queue_settings(const Scheduler& s, std::map<std::string, QueueSettings>& logged);
+// The queue settings as last logged, kept by the caller, and the state's settings version then.
+struct LoggedQueueSettings {
+  std::map<std::string, QueueSettings> by_queue;
+  std::optional<uint64_t> version;
+};
+
+// Before a round: logs every queue of `s` that is new or whose settings differ from `logged`,
+// and forgets the queues that are gone. Walks the queues only when their settings may have
+// changed since the last call (Scheduler::settings_version).
+void log_changed_queue_settings(const Scheduler& s, LoggedQueueSettings& logged);
 
 // The decisions of round `round_seq` once it is durable.
 void log_round(uint64_t round_seq, const std::vector<Decision>& decisions);

@@ -11,6 +11,7 @@
 #include <caf/all.hpp>
 
 #include "actors/core/scheduler.hpp"
+#include "actors/runtime/decision_log.hpp"
 #include "actors/runtime/messages.hpp"
 #include "actors/runtime/queue_actor.hpp"
 
@@ -24,7 +25,7 @@ struct RouterState {
   std::map<std::string, caf::actor> queues;  // queue name → queue actor
   std::map<std::string, caf::actor> quotas;  // quota name → quota actor
   std::map<std::string, QuotaView> quota_views;
-  std::map<std::string, QueueSettings> queue_settings;  // as last logged (decision_log.hpp)
+  LoggedQueueSettings queue_settings;  // as last logged (decision_log.hpp)
   static inline const char* name = "koordq.router";
 };
 

@@ -19,6 +19,7 @@
 #include "journal/watch_record.hpp"
 #include "replay/state_diff.hpp"
 #include "tests/support/cluster_sim.hpp"
+#include "tests/support/round_index_invariants.hpp"
 #include "tests/support/scenario_generators.hpp"
 #include "tests/support/scenario_journal.hpp"
 #include "tests/support/scheduler_invariants.hpp"
@@ -33,7 +34,16 @@ using replay::state_differences;
 constexpr int64_t kMs = 1'000'000;
 constexpr int64_t kStart = 1'776'000'000 * ClusterSim::kSecond;
 
-enum class Invariant { kAccounting, kOverAdmission, kOrder, kQueueMembership, kDerivedIndexes, kReplay, kRedecide };
+enum class Invariant {
+  kAccounting,
+  kOverAdmission,
+  kOrder,
+  kQueueMembership,
+  kDerivedIndexes,
+  kRoundIndex,
+  kReplay,
+  kRedecide
+};
 
 std::string describe(const ClusterInput& in) {
   if (const auto* w = std::get_if<WatchInput>(&in)) {
@@ -217,6 +227,9 @@ class ScenarioRun {
       case Invariant::kDerivedIndexes:
         violations = derived_index_violations(live_);
         break;
+      case Invariant::kRoundIndex:
+        violations = round_index_violations(live_);
+        break;
       case Invariant::kReplay:
       case Invariant::kRedecide:
         break;
@@ -272,6 +285,10 @@ RC_GTEST_PROP(DecisionProperty, each_queue_waits_for_exactly_its_waiting_units, 
 
 RC_GTEST_PROP(DecisionProperty, the_housekeeping_sets_and_queue_timers_follow_the_state_after_every_record, ()) {
   holds(Invariant::kDerivedIndexes);
+}
+
+RC_GTEST_PROP(DecisionProperty, a_round_over_the_awake_queues_decides_what_a_round_over_every_queue_decides, ()) {
+  holds(Invariant::kRoundIndex);
 }
 
 RC_GTEST_PROP(DecisionProperty, folding_the_journal_gives_the_live_state_after_every_record, ()) {
