@@ -373,7 +373,6 @@ void Scheduler::apply_outcome(const Outcome& outcome) {
   if (const auto* qref = std::get_if<QueueRef>(&outcome.target)) {
     if (outcome.write_kind != WriteKind::kQueueWrite) return;
     stir_queue(qref->name);
-    stir_auto_queues();
     const bool landed = outcome.result == OutcomeResult::kSuccess;
     if (auto q = queues_.find(qref->name); q != queues_.end() && !landed && q->second.usage_written &&
                                            q->second.usage_seq == outcome.decision_seq &&
@@ -385,6 +384,7 @@ void Scheduler::apply_outcome(const Outcome& outcome) {
         a->second.in_flight_index != outcome.decision_index) {
       return;
     }
+    stir_auto_queues();
     AutoQueue& aq = a->second;
     const DecisionKind kind = *aq.in_flight;
     aq.in_flight.reset();

@@ -66,9 +66,9 @@ template <class D>
 void Scheduler::apply_queue_decision(uint64_t round_seq, uint32_t index, const QueueRef& ref, D& d) {
   constexpr bool kOwned = !std::is_const_v<D>;
   stir_queue(ref.name);
-  stir_auto_queues();
   if (d.kind == DecisionKind::kQueueCreate || d.kind == DecisionKind::kQueuePatch ||
       d.kind == DecisionKind::kQueueDelete) {
+    stir_auto_queues();
     // §2.5: the write is in flight until its outcome; a failure restores `before`.
     AutoQueue& a = auto_queues_[ref.name];
     a.before = a.synced;
