@@ -50,10 +50,11 @@ constexpr std::size_t field_count() {
 // (and to replay/state_diff.cpp); then raise the count here.
 // UnitState's last two fields (`indexed_in`, `queue`) are derived: a restore rebuilds them.
 static_assert(field_count<actors::UnitState>() == 32, "UnitState changed: snapshot the new field");
-// QueueState's last four fields (`housekeeping`, `not_waiting`, `backoff`, `timer`) are derived
-// indexes, not snapshotted: decoding rebuilds them (Scheduler::rebuild_indexes), and state_diff
-// compares them.
-static_assert(field_count<actors::QueueState>() == 23, "QueueState changed: snapshot the new field");
+// QueueState's last seven fields are derived, not snapshotted: `housekeeping`, `not_waiting`,
+// `backoff`, `timer` are indexes decoding rebuilds (Scheduler::rebuild_indexes), which state_diff
+// compares; `awake`, `recheck`, `stirred` are the round index's, which a restore or a copy works
+// out from scratch (round_index_invariants.hpp checks it against a walk over every queue).
+static_assert(field_count<actors::QueueState>() == 26, "QueueState changed: snapshot the new field");
 static_assert(field_count<actors::QueueSettings>() == 8, "QueueSettings changed: snapshot the new field");
 static_assert(field_count<actors::QuotaInfo>() == 12, "QuotaInfo changed: snapshot the new field");
 static_assert(field_count<actors::QuotaUsage>() == 4, "QuotaUsage changed: snapshot the new field");
@@ -64,12 +65,15 @@ static_assert(field_count<actors::AutoQueue>() == 5, "AutoQueue changed: snapsho
 static_assert(field_count<actors::Histogram>() == 4, "Histogram changed: snapshot the new field");
 static_assert(field_count<actors::QueueingMetrics>() == 5, "QueueingMetrics changed: snapshot the new field");
 // Scheduler and QuotaTree are classes: their size stands in for the count (x86-64, libstdc++).
-// Scheduler's last three members (`queue_timers_`, `unmapped_pending_`, `execution_limited_`,
-// 48 bytes each) are derived indexes: decoding rebuilds them, and state_diff compares them.
+// Scheduler's members from `queue_timers_` on are derived: `queue_timers_`, `unmapped_pending_`,
+// `execution_limited_` (48 bytes each) are indexes decoding rebuilds, which state_diff compares;
+// `settings_version_` counts Queue changes for the settings log; the round index (`stir_all_`,
+// `stirred_`, `awake_`, `rechecks_`, `auto_queues_quiet_`: 144 bytes with `settings_version_`) is
+// worked out from scratch after a restore or a copy.
 // QuotaTree's last three members (`children_`, `paths_`, `usage_paths_`) are derived the same way
 // (QuotaTree::reindex); the first two are compared through QuotaTree's operator==, the third
 // points into the tree's own usage entries.
-static_assert(sizeof(actors::Scheduler) == 1000, "Scheduler changed: snapshot and copy the new member");
+static_assert(sizeof(actors::Scheduler) == 1144, "Scheduler changed: snapshot and copy the new member");
 static_assert(sizeof(actors::QuotaTree) == 336, "QuotaTree changed: snapshot the new member");
 
 TEST(StateSnapshot, a_state_with_every_field_in_use_round_trips_exactly) {
