@@ -7,7 +7,6 @@
 #include <string_view>
 #include <vector>
 
-#include "actors/pages/pages_on_demand.hpp"
 #include "api/json_out.hpp"
 #include "base/rfc3339.hpp"
 

@@ -5,20 +5,41 @@
 
 namespace koordq::controller {
 
+namespace {
+
+void store_snapshot(journal::Journal& journal, const actors::Scheduler& s, uint64_t seq) {
+  if (Status st = actors::write_state_snapshot(journal, s, seq, s.now(), journal.uuid()); !st.ok()) {
+    KQ_LOG_ERROR("snapshot at seq {} failed: {}", seq, st.message());
+    return;
+  }
+  KQ_V(5)("snapshot at seq {}", seq);
+}
+
+}  // namespace
+
 void JournalUpkeep::snapshot() {
+  // A snapshot asked of the read side may still be waiting (and is dropped when the engine stops):
+  // only one this thread wrote is not written again.
   engine_.read_state([&](const actors::Scheduler& s, uint64_t seq) {
-    if (seq == 0 || seq == last_snapshot_) return;
+    if (seq == 0 || seq == written_here_) return;
     last_snapshot_ = seq;
-    if (Status st = actors::write_state_snapshot(journal_, s, seq, s.now(), journal_.uuid()); !st.ok()) {
-      KQ_LOG_ERROR("snapshot at seq {} failed: {}", seq, st.message());
-      return;
-    }
-    KQ_V(5)("snapshot at seq {}", seq);
+    written_here_ = seq;
+    store_snapshot(journal_, s, seq);
   });
 }
 
 void JournalUpkeep::after_cycle() {
-  if (engine_.applied_seq() >= last_snapshot_ + options_.snapshot_every) snapshot();
+  const uint64_t applied = engine_.applied_seq();
+  if (applied >= last_snapshot_ + options_.snapshot_every) {
+    // The journal outlives the engine and its read side (ServeStart), so the task may hold it.
+    const bool later = engine_.read_published_later(
+        [&journal = journal_](const actors::Scheduler& s, uint64_t seq) { store_snapshot(journal, s, seq); });
+    if (later) {
+      last_snapshot_ = applied;
+    } else {
+      snapshot();
+    }
+  }
   enforce_retention();
 }
 

@@ -26,7 +26,9 @@ class JournalUpkeep {
   // The state after the last applied record, stored as a snapshot (on shutdown, and every
   // --snapshot-every records).
   void snapshot();
-  // Snapshot every --snapshot-every records; retention checked as often.
+  // Snapshot every --snapshot-every records, on the read side's thread when the engine has one
+  // (its replica is the state the router applied, and the loop need not wait for the encoding);
+  // retention checked as often.
   void after_cycle();
 
  private:
@@ -36,7 +38,8 @@ class JournalUpkeep {
   journal::Journal& journal_;
   actors::runtime::DecisionEngine& engine_;
   uint64_t retention_checked_ = 0;
-  uint64_t last_snapshot_ = 0;
+  uint64_t last_snapshot_ = 0;  // the last snapshot written or asked of the read side
+  uint64_t written_here_ = 0;   // the last one snapshot() wrote itself
 };
 
 }  // namespace koordq::controller

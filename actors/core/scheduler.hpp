@@ -16,6 +16,7 @@
 #include "actors/core/boxed_optional.hpp"
 #include "actors/core/decision.hpp"
 #include "actors/core/decision_config.hpp"
+#include "actors/core/fold_changes.hpp"
 #include "actors/core/order_key.hpp"
 #include "actors/core/queue_settings.hpp"
 #include "actors/core/quota_tree.hpp"
@@ -272,6 +273,9 @@ class Scheduler {
   std::vector<Decision> decide_unmapped() const;
   // The earliest time a round could decide something it cannot decide now.
   std::optional<int64_t> next_deadline() const;
+  // From now on, every change applying records makes to units and queues is noted in `changes`
+  // (nullptr: none, the default). A copy of the state notes nothing.
+  void note_changes(FoldChanges* changes) { changes_ = changes; }
   // The queues a round at the current time may decide something for, in name order; a round
   // visits only these (every other queue would decide nothing). round_trees(), decide(),
   // decide_unmapped() and next_deadline() bring the index up to date first, so none of them may
@@ -406,6 +410,8 @@ class Scheduler {
   mutable std::set<std::pair<int64_t, std::string>> rechecks_;
   // The last §2.5 pass decided nothing and nothing it reads has changed since.
   mutable bool auto_queues_quiet_ = false;
+  // Where changes are noted (note_changes); not copied.
+  FoldChanges* changes_ = nullptr;
 };
 
 // Whether two Queue objects differ in anything but koordq's own writes (usage annotations,

@@ -150,6 +150,7 @@ void Scheduler::remove_from_queue(const std::string& queue, const OrderKey& key)
 
 void Scheduler::back_off(UnitState& u, int64_t until) {
   u.backoff_until = until;
+  if (changes_ != nullptr) changes_->labels.insert(u.quota);
   if (QueueState* q = queue_of(u); q != nullptr && (u.indexed_in & kInMembers)) {
     q->backoff.insert(u.key.full_name);
     u.indexed_in |= kInBackoff;
@@ -160,6 +161,7 @@ void Scheduler::back_off(UnitState& u, int64_t until) {
 void Scheduler::wake_backoff(UnitState& u) {
   if (!u.backoff_until) return;
   u.backoff_until.reset();
+  if (changes_ != nullptr) changes_->labels.insert(u.quota);
   if (QueueState* q = queue_of(u); q != nullptr) {
     q->backoff.erase(u.key.full_name);
     stir(*q);
@@ -173,6 +175,7 @@ void Scheduler::wake_queue(QueueState& q) {
     if (auto it = units_.find(key); it != units_.end()) {
       it->second.backoff_until.reset();
       it->second.indexed_in &= ~kInBackoff;
+      if (changes_ != nullptr) changes_->labels.insert(it->second.quota);
     }
   }
   q.backoff.clear();

@@ -130,6 +130,11 @@ void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_cha
   u.assumed = mapped && u.holds && effective.has_admissions && !effective.all_running;
 
   quotas_.recharge(old_quota, old_charge, old_holds, u.quota, u.charge, u.holds);
+  if (changes_ != nullptr) {
+    changes_->units.insert(key);
+    changes_->labels.insert(old_quota);
+    if (quota_changed) changes_->labels.insert(u.quota);
+  }
   // The round index: the unit's queues, and the usage annotations along the paths it charges.
   if (old_q != nullptr) stir(*old_q);
   if (new_q != nullptr && new_q != old_q) stir(*new_q);

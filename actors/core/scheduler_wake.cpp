@@ -54,6 +54,7 @@ const UnitState* Scheduler::round_candidate(const QueueState& q, const std::set<
 }
 
 void Scheduler::stir(const QueueState& q) const {
+  if (changes_ != nullptr) changes_->queues.insert(q.object.metadata.name);
   if (q.stirred) return;
   q.stirred = true;
   stirred_.push_back(&q);

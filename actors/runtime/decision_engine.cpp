@@ -66,6 +66,12 @@ bool DecisionEngine::wait_published(uint64_t seq) {
   return read_side_ && read_side_->wait_published(seq);
 }
 
+bool DecisionEngine::read_published_later(ReadSide::StateTask task) {
+  if (!read_side_) return false;
+  read_side_->later(std::move(task));
+  return true;
+}
+
 Status DecisionEngine::apply(std::vector<journal::StoredRecord> records) {
   std::optional<Error> failure;
   auto batch = std::make_shared<const std::vector<journal::StoredRecord>>(std::move(records));

@@ -74,6 +74,9 @@ class DecisionEngine {
   bool read_published_state(const std::function<void(const Scheduler&, uint64_t revision)>& read) const;
   // Waits until the read side has published `seq` or later (tests, benchmarks).
   bool wait_published(uint64_t seq);
+  // Runs `task` on the read side's thread once it has folded what was applied so far
+  // (ReadSide::later); false without a read side (the caller then does the work itself).
+  bool read_published_later(ReadSide::StateTask task);
   // A quota actor's copy of its quota, or nullopt when no quota has that name.
   std::optional<QuotaView> quota(const std::string& name);
   // Actor worker threads (1 on the calling thread: the actor system then only serves the clock).

@@ -20,8 +20,22 @@ std::string namespace_of(const std::string& key) {
 
 }  // namespace
 
-PageMaintainer::PageMaintainer(const Scheduler& s, uint64_t revision)
-    : pages_(pages::build_read_pages(s, revision)), labels_(pages::label_index(s)) {}
+PageMaintainer::PageMaintainer(Scheduler& s, uint64_t revision)
+    : state_(s), pages_(pages::build_read_pages(s, revision)), labels_(pages::label_index(s)) {
+  state_.note_changes(&changes_);
+  index_changes_at();
+}
+
+void PageMaintainer::index_changes_at() {
+  changes_at_.clear();
+  for (const auto& [label, page] : *pages_.queues) {
+    if (page->changes_at) changes_at_.emplace(*page->changes_at, label);
+  }
+}
+
+PageMaintainer::~PageMaintainer() {
+  state_.note_changes(nullptr);
+}
 
 void PageMaintainer::touch_unit(const Scheduler& s, const std::string& key) {
   if (units_.count(key)) return;
@@ -122,8 +136,9 @@ void PageMaintainer::before_fold(const Scheduler& s, const std::vector<journal::
     if (time > until) break;
     dirty_labels_.insert(queue);
   }
-  for (const auto& [label, page] : *pages_.queues) {
-    if (page->changes_at && *page->changes_at <= until) dirty_labels_.insert(label);
+  for (const auto& [time, label] : changes_at_) {
+    if (time > until) break;
+    dirty_labels_.insert(label);
   }
 }
 
@@ -131,10 +146,12 @@ void PageMaintainer::after_fold(const Scheduler& s, uint64_t revision) {
   if (all_) {
     labels_ = pages::label_index(s);
     pages_ = pages::build_read_pages(s, revision, labels_);
+    index_changes_at();
     all_ = false;
     units_.clear();
     dirty_labels_.clear();
     queue_events_.clear();
+    changes_.clear();
     return;
   }
   std::set<std::string> namespaces;
@@ -154,33 +171,43 @@ void PageMaintainer::after_fold(const Scheduler& s, uint64_t revision) {
       labels_[it->second.quota].insert(key);
     }
   }
-  // A change in a quota tree reaches every queue of the tree (capacity, blockers, victims).
-  std::set<std::string> labels;
-  for (const std::string& label : dirty_labels_) {
-    labels.insert(label);
-    if (!s.quotas().known(label)) continue;
-    for (std::string& name : s.quotas().subtree(s.quotas().tree_of(label))) labels.insert(std::move(name));
+  // What the fold changed beyond what the records name: a capacity change reaches the queues of a
+  // subtree, a Queue event the units it maps.
+  std::set<std::string>& labels = dirty_labels_;
+  labels.merge(changes_.labels);
+  labels.merge(changes_.queues);
+  for (const std::string& key : changes_.units) namespaces.insert(namespace_of(key));
+  // A unit's charge counts in every quota of its label's path.
+  std::set<std::string> accounts;
+  for (const std::string& label : labels) {
+    for (const std::string& name : s.quotas().path_of(label)) accounts.insert(name);
   }
   static const std::set<std::string> kNone;
-  std::set<std::string> changed;  // the units the batch's records named
+  std::set<std::string> changed;  // the units the batch's records named or the fold refreshed
   for (const auto& [key, before] : units_) changed.insert(changed.end(), key);
+  changed.merge(changes_.units);
   auto queues = std::make_shared<Pages<pages::QueuePage>>(*pages_.queues);
-  auto quotas = std::make_shared<Pages<pages::QuotaAccount>>(*pages_.quotas);
   for (const std::string& label : labels) {
     const auto keys = labels_.find(label);
     const bool has_units = keys != labels_.end() && !keys->second.empty();
     if (keys != labels_.end() && !has_units) labels_.erase(keys);
+    const auto previous = queues->find(label);
+    if (previous != queues->end() && previous->second->changes_at) {
+      changes_at_.erase({*previous->second->changes_at, label});
+    }
     if (!has_units && !s.queues().count(label)) {
-      queues->erase(label);
-    } else {
-      const auto previous = queues->find(label);
-      (*queues)[label] = std::make_shared<const pages::QueuePage>(
-          pages::build_queue_page(s, label, has_units ? keys->second : kNone,
-                                  previous == queues->end() ? nullptr : previous->second.get(), &changed));
+      if (previous != queues->end()) queues->erase(previous);
+      continue;
     }
-    if (s.quotas().known(label)) {
-      (*quotas)[label] = std::make_shared<const pages::QuotaAccount>(pages::build_quota_account(s, label));
-    }
+    auto page = std::make_shared<const pages::QueuePage>(
+        pages::build_queue_page(s, label, has_units ? keys->second : kNone,
+                                previous == queues->end() ? nullptr : previous->second.get(), &changed));
+    if (page->changes_at) changes_at_.emplace(*page->changes_at, label);
+    (*queues)[label] = std::move(page);
+  }
+  auto quotas = std::make_shared<Pages<pages::QuotaAccount>>(*pages_.quotas);
+  for (const std::string& name : accounts) {
+    (*quotas)[name] = std::make_shared<const pages::QuotaAccount>(pages::build_quota_account(s, name));
   }
   auto namespace_pages = std::make_shared<Pages<pages::NamespacePage>>(*pages_.namespaces);
   for (const std::string& ns : namespaces) {
@@ -198,6 +225,7 @@ void PageMaintainer::after_fold(const Scheduler& s, uint64_t revision) {
   units_.clear();
   dirty_labels_.clear();
   queue_events_.clear();
+  changes_.clear();
 }
 
 }  // namespace koordq::actors::runtime

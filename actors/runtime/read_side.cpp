@@ -31,6 +31,14 @@ void ReadSide::applied(AppliedRecords records, uint64_t applied) {
   changed_.notify_all();
 }
 
+void ReadSide::later(StateTask task) {
+  {
+    std::lock_guard lock(mu_);
+    tasks_.push_back(std::move(task));
+  }
+  changed_.notify_all();
+}
+
 PublishedPages ReadSide::latest() const {
   std::lock_guard lock(mu_);
   return latest_;
@@ -67,21 +75,26 @@ void ReadSide::fold(const Pending& batch) {
 void ReadSide::run() {
   for (;;) {
     std::deque<Pending> batches;
+    std::vector<StateTask> tasks;
     {
       std::unique_lock lock(mu_);
-      changed_.wait(lock, [&] { return stopping_ || !incoming_.empty(); });
+      changed_.wait(lock, [&] { return stopping_ || !incoming_.empty() || !tasks_.empty(); });
       if (stopping_) return;
       batches.swap(incoming_);
+      tasks.swap(tasks_);
     }
-    for (const Pending& batch : batches) fold(batch);
-    // Only this thread writes the state: it reads it without the lock.
-    maintainer_->after_fold(state_, revision_);
-    auto published = std::make_shared<const pages::ReadPages>(maintainer_->pages());
-    {
-      std::lock_guard lock(mu_);
-      latest_ = std::move(published);
+    if (!batches.empty()) {
+      for (const Pending& batch : batches) fold(batch);
+      // Only this thread writes the state: it reads it without the lock.
+      maintainer_->after_fold(state_, revision_);
+      auto published = std::make_shared<const pages::ReadPages>(maintainer_->pages());
+      {
+        std::lock_guard lock(mu_);
+        latest_ = std::move(published);
+      }
+      changed_.notify_all();
     }
-    changed_.notify_all();
+    for (const StateTask& task : tasks) task(state_, revision_);
   }
 }
 

@@ -52,6 +52,12 @@ class ReadSide {
   void read_state(const std::function<void(const Scheduler&, uint64_t revision)>& read) const;
   // Waits until pages at `revision` or later are published (tests, benchmarks); false on stop.
   bool wait_published(uint64_t revision);
+  // Runs `task` later on the read side's thread, with its state once it has folded every batch
+  // handed to it so far (`revision` is where that state is, at least the router's seq when this
+  // was called) and published their pages: work on the state at a revision (a snapshot) that the
+  // router need not wait for. Tasks still waiting when the read side stops are dropped.
+  using StateTask = std::function<void(const Scheduler&, uint64_t revision)>;
+  void later(StateTask task);
 
  private:
   struct Pending {
@@ -69,6 +75,7 @@ class ReadSide {
   mutable std::mutex mu_;
   std::condition_variable changed_;
   std::deque<Pending> incoming_;  // under mu_
+  std::vector<StateTask> tasks_;  // under mu_
   PublishedPages latest_;         // under mu_
   bool stopping_ = false;         // under mu_
   std::thread thread_;

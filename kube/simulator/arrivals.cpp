@@ -99,9 +99,9 @@ void SimulatedCluster::schedule_arrival(size_t job_class) {
 void SimulatedCluster::arrive(size_t job_class) {
   const JobClass& c = scenario_.job_classes[job_class];
   schedule_arrival(job_class);
-  const auto live = std::count_if(jobs_.begin(), jobs_.end(), [&](const auto& entry) {
-    if (entry.second.job_class != job_class) return false;
-    const auto* unit = store_.unit(entry.first);
+  const std::set<std::string>& keys = class_jobs_[job_class];
+  const auto live = std::count_if(keys.begin(), keys.end(), [&](const std::string& key) {
+    const auto* unit = store_.unit(key);
     return unit != nullptr && !actors::is_terminal(actors::effective_phase(unit->status.phase));
   });
   if (c.max_units > 0 && live >= c.max_units) {
@@ -123,6 +123,7 @@ void SimulatedCluster::arrive(size_t job_class) {
     schedule_for(key, job, TimerKind::kDeactivate, draw_interval(c.deactivate_after));
   }
   out_.push_back(store_.create(std::move(unit), clock_));
+  if (job.job_class) class_jobs_[*job.job_class].insert(key);
   jobs_.emplace(key, std::move(job));
   ++stats_.arrivals;
 }

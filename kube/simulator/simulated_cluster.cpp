@@ -47,6 +47,7 @@ void SimulatedCluster::restore(const std::vector<schema::WatchedObject>& objects
                                uint64_t last_resource_version) {
   store_.clear();
   jobs_.clear();
+  class_jobs_.clear();
   timers_.clear();
   out_.clear();
   for (const auto& o : objects) store_.adopt(o);
@@ -54,7 +55,10 @@ void SimulatedCluster::restore(const std::vector<schema::WatchedObject>& objects
   clock_ = now;
   random_ = SimRandom(mix_seed(seed_, static_cast<uint64_t>(now), store_.revision()));
   schedule(Timer(clock_, TimerKind::kBootstrap));
-  for (const auto& [key, unit] : store_.units()) jobs_.emplace(key, new_job(unit));
+  for (const auto& [key, unit] : store_.units()) {
+    const auto job = jobs_.emplace(key, new_job(unit)).first;
+    if (job->second.job_class) class_jobs_[*job->second.job_class].insert(key);
+  }
   for (auto& [key, job] : jobs_) {
     const auto& unit = *store_.unit(key);
     const JobClass* c = class_of(job);
@@ -111,6 +115,7 @@ void SimulatedCluster::fire(const Timer& t) {
   if (t.kind == TimerKind::kDelete) {
     if (!actors::is_terminal(actors::effective_phase(current->status.phase))) return;
     out_.push_back(store_.remove(schema::ObjectKind::kQueueUnit, t.unit, clock_));
+    if (it->second.job_class) class_jobs_[*it->second.job_class].erase(it->first);
     jobs_.erase(it);
     ++stats_.deleted;
     return;

@@ -192,6 +192,9 @@ class SimulatedCluster {
   int64_t clock_;
   ClusterStore store_;
   std::map<std::string, JobState> jobs_;  // by unit key
+  // The keys of jobs_ by job class: an arrival counts its class's live units among these, not
+  // among every job of the cluster.
+  std::map<size_t, std::set<std::string>> class_jobs_;
   std::set<Timer> timers_;
   uint64_t timer_order_ = 0;
   std::vector<TimedEvent> out_;

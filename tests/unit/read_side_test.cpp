@@ -12,6 +12,7 @@
 #include "actors/runtime/decision_engine.hpp"
 #include "actors/wire/record_apply.hpp"
 #include "journal/watch_record.hpp"
+#include "replay/state_diff.hpp"
 #include "tests/support/scheduler_fixture.hpp"
 #include "tests/support/stored_records.hpp"
 
@@ -137,6 +138,41 @@ TEST_F(ReadSideTest, published_pages_are_read_while_the_router_is_busy) {
   ASSERT_TRUE(whole_answered) << "a read of the whole state waited for the router";
   EXPECT_EQ(read.get(), 2u);
   EXPECT_EQ(whole.get(), 2u);
+}
+
+// A snapshot is encoded this way (JournalUpkeep::after_cycle): on the read side's replica at the
+// seq the router had applied, while the router goes on applying.
+TEST_F(ReadSideTest, a_later_task_reads_the_replica_at_the_applied_seq_and_the_router_does_not_wait_for_it) {
+  actors::runtime::DecisionEngine engine({1, {}, true}, actors::Scheduler());
+  ASSERT_TRUE(
+      engine.apply(batch({quota("root", "", {{"cpu", "8"}}), queue("root"), unit("a", "root", "1", 0, kT0)})).ok());
+  const actors::Scheduler at_three = folded;
+  std::promise<std::pair<uint64_t, bool>> seen;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  ASSERT_TRUE(engine.read_published_later([&](const actors::Scheduler& s, uint64_t revision) {
+    seen.set_value({revision, replay::state_differences(s, at_three).empty()});
+    released.wait();
+  }));
+  auto task = seen.get_future();
+  ASSERT_EQ(task.wait_for(20s), std::future_status::ready) << "the task did not run";
+  const auto [revision, same] = task.get();
+  EXPECT_EQ(revision, 3u);
+  EXPECT_TRUE(same) << "the replica differs from the fold at its revision";
+  // The task still holds the read side's thread: the router applies and reads on meanwhile.
+  auto applied = std::async(std::launch::async, [&] { return engine.apply(batch({unit("b", "root", "1", 0, kT0)})); });
+  const bool answered = applied.wait_for(20s) == std::future_status::ready;
+  release.set_value();
+  ASSERT_TRUE(answered) << "the router waited for a task on the read side";
+  EXPECT_TRUE(applied.get().ok());
+  EXPECT_EQ(engine.applied_seq(), 4u);
+  ASSERT_TRUE(engine.wait_published(4));
+}
+
+// Without a read side the caller is told to do the work itself.
+TEST_F(ReadSideTest, an_engine_without_a_read_side_runs_no_later_task) {
+  actors::runtime::DecisionEngine engine({1, {}, false}, actors::Scheduler());
+  EXPECT_FALSE(engine.read_published_later([](const actors::Scheduler&, uint64_t) {}));
 }
 
 }  // namespace KOORDQ_TEST_LOCAL

@@ -11,5 +11,5 @@ koordq_gtest(runtime_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/simulated_cluster_writes_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/simulated_cluster_restore_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/simulator_closed_loop_test.cpp
-  LIBS koordq_runtime koordq_simulator)
+  LIBS koordq_runtime koordq_simulator koordq_replay)
 target_compile_definitions(runtime_unit_tests PRIVATE KOORDQ_DOCS_DIR="${CMAKE_SOURCE_DIR}/docs")

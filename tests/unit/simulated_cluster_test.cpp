@@ -139,5 +139,42 @@ TEST(SimulatedCluster, a_class_at_max_units_skips_arrivals) {
   EXPECT_GT(sim.stats().arrivals_skipped, 10u);
 }
 
+// The cap counts the class's units that are not finished: one that succeeded makes room.
+TEST(SimulatedCluster, a_class_at_max_units_takes_arrivals_again_once_a_unit_is_done) {
+  Scenario s = tiny();
+  s.job_classes[0].max_units = 1;
+  s.job_classes[0].arrivals_per_minute_ppm = 60 * kMillion;
+  SimulatedCluster sim(s, 1, kStart);
+  const schema::QueueUnit u = arrived_unit(sim);
+  sim.advance_to(sim.now() + 20 * kSec);
+  EXPECT_EQ(sim.stats().arrivals, 1u);
+  EXPECT_GT(sim.stats().arrivals_skipped, 0u);
+  sim.apply_decision(1, 0, admit(u, queue_named(sim, "team"), sim.now()), sim.now());
+  // Started after 2 s, succeeded 30 s later, deleted 10 s after that.
+  sim.advance_to(sim.now() + 36 * kSec);
+  EXPECT_EQ(current(sim, u).status.phase, "Succeed");
+  sim.advance_to(sim.now() + 4 * kSec);
+  EXPECT_EQ(sim.stats().arrivals, 2u);
+}
+
+// After a restart the units the journal holds count against the cap as the ones that arrived.
+TEST(SimulatedCluster, restored_units_count_against_max_units) {
+  Scenario s = tiny();
+  s.job_classes[0].max_units = 2;
+  s.job_classes[0].arrivals_per_minute_ppm = 60 * kMillion;
+  SimulatedCluster first(s, 1, kStart);
+  first.advance_to(kStart + 30 * kSec);
+  ASSERT_EQ(first.stats().arrivals, 2u);
+  std::vector<schema::WatchedObject> latest;
+  for (auto kind : {ObjectKind::kElasticQuota, ObjectKind::kQueue, ObjectKind::kQueueUnit}) {
+    for (auto& o : first.list(kind)) latest.push_back(std::move(o));
+  }
+  SimulatedCluster second(s, 1, kStart);
+  second.restore(latest, first.now(), std::stoull(first.resource_version()));
+  second.advance_to(first.now() + 30 * kSec);
+  EXPECT_EQ(second.stats().arrivals, 0u);
+  EXPECT_GT(second.stats().arrivals_skipped, 10u);
+}
+
 }  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::kube::sim

@@ -69,11 +69,12 @@ static_assert(field_count<actors::QueueingMetrics>() == 5, "QueueingMetrics chan
 // `execution_limited_` (48 bytes each) are indexes decoding rebuilds, which state_diff compares;
 // `settings_version_` counts Queue changes for the settings log; the round index (`stir_all_`,
 // `stirred_`, `awake_`, `rechecks_`, `auto_queues_quiet_`: 144 bytes with `settings_version_`) is
-// worked out from scratch after a restore or a copy.
+// worked out from scratch after a restore or a copy; `changes_` points at the read side's notes
+// of what a fold changed (fold_changes.hpp) and is not copied.
 // QuotaTree's last three members (`children_`, `paths_`, `usage_paths_`) are derived the same way
 // (QuotaTree::reindex); the first two are compared through QuotaTree's operator==, the third
 // points into the tree's own usage entries.
-static_assert(sizeof(actors::Scheduler) == 1144, "Scheduler changed: snapshot and copy the new member");
+static_assert(sizeof(actors::Scheduler) == 1152, "Scheduler changed: snapshot and copy the new member");
 static_assert(sizeof(actors::QuotaTree) == 336, "QuotaTree changed: snapshot the new member");
 
 TEST(StateSnapshot, a_state_with_every_field_in_use_round_trips_exactly) {
