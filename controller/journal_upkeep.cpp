@@ -7,8 +7,16 @@ namespace koordq::controller {
 
 namespace {
 
+// A failed snapshot costs only a longer replay at the next start: it is logged, never thrown (on
+// the read side's thread an exception would end the process).
 void store_snapshot(journal::Journal& journal, const actors::Scheduler& s, uint64_t seq) {
-  if (Status st = actors::write_state_snapshot(journal, s, seq, s.now(), journal.uuid()); !st.ok()) {
+  Status st = ok_status();
+  try {
+    st = actors::write_state_snapshot(journal, s, seq, s.now(), journal.uuid());
+  } catch (const std::exception& e) {
+    st = make_error(e.what());
+  }
+  if (!st.ok()) {
     KQ_LOG_ERROR("snapshot at seq {} failed: {}", seq, st.message());
     return;
   }

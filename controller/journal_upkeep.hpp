@@ -28,7 +28,8 @@ class JournalUpkeep {
   void snapshot();
   // Snapshot every --snapshot-every records, on the read side's thread when the engine has one
   // (its replica is the state the router applied, and the loop need not wait for the encoding);
-  // retention checked as often.
+  // retention checked as often. Retention cuts only behind a snapshot that exists, so the one
+  // still being written counts from the next check on.
   void after_cycle();
 
  private:

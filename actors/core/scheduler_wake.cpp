@@ -53,6 +53,9 @@ const UnitState* Scheduler::round_candidate(const QueueState& q, const std::set<
   return head;
 }
 
+// A state that notes its changes (note_changes) notes here the queues the round index rechecks
+// too, from const members: only the thread that applies may call round_trees, decide or
+// next_deadline on such a state (the read side calls none of them).
 void Scheduler::stir(const QueueState& q) const {
   if (changes_ != nullptr) changes_->queues.insert(q.object.metadata.name);
   if (q.stirred) return;

@@ -6,6 +6,7 @@
 
 #include <future>
 #include <thread>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -143,13 +144,24 @@ TEST_F(ReadSideTest, published_pages_are_read_while_the_router_is_busy) {
 // A snapshot is encoded this way (JournalUpkeep::after_cycle): on the read side's replica at the
 // seq the router had applied, while the router goes on applying.
 TEST_F(ReadSideTest, a_later_task_reads_the_replica_at_the_applied_seq_and_the_router_does_not_wait_for_it) {
-  actors::runtime::DecisionEngine engine({1, {}, true}, actors::Scheduler());
-  ASSERT_TRUE(
-      engine.apply(batch({quota("root", "", {{"cpu", "8"}}), queue("root"), unit("a", "root", "1", 0, kT0)})).ok());
-  const actors::Scheduler at_three = folded;
+  // What the task reads outlives the engine; the task is released on every way out before the
+  // engine goes (its destructor joins the read side's thread, which runs the task).
   std::promise<std::pair<uint64_t, bool>> seen;
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
+  actors::Scheduler at_three;
+  actors::runtime::DecisionEngine engine({1, {}, true}, actors::Scheduler());
+  struct Release {
+    std::promise<void>& release;
+    bool done = false;
+    void now() {
+      if (!std::exchange(done, true)) release.set_value();
+    }
+    ~Release() { now(); }
+  } release_on_exit{release};
+  ASSERT_TRUE(
+      engine.apply(batch({quota("root", "", {{"cpu", "8"}}), queue("root"), unit("a", "root", "1", 0, kT0)})).ok());
+  at_three = folded;
   ASSERT_TRUE(engine.read_published_later([&](const actors::Scheduler& s, uint64_t revision) {
     seen.set_value({revision, replay::state_differences(s, at_three).empty()});
     released.wait();
@@ -162,7 +174,7 @@ TEST_F(ReadSideTest, a_later_task_reads_the_replica_at_the_applied_seq_and_the_r
   // The task still holds the read side's thread: the router applies and reads on meanwhile.
   auto applied = std::async(std::launch::async, [&] { return engine.apply(batch({unit("b", "root", "1", 0, kT0)})); });
   const bool answered = applied.wait_for(20s) == std::future_status::ready;
-  release.set_value();
+  release_on_exit.now();
   ASSERT_TRUE(answered) << "the router waited for a task on the read side";
   EXPECT_TRUE(applied.get().ok());
   EXPECT_EQ(engine.applied_seq(), 4u);
