@@ -129,11 +129,16 @@ TEST(SimulatedCluster, speed_divides_the_simulators_intervals) {
   EXPECT_NEAR(static_cast<double>(*doubled.next_event_time() - kStart), gap / 2.0, 1.0);
 }
 
-TEST(SimulatedCluster, a_class_at_max_units_skips_arrivals) {
+// The tiny scenario with its first class capped at `max_units` and arriving every second on average.
+Scenario capped(int64_t max_units) {
   Scenario s = tiny();
-  s.job_classes[0].max_units = 2;
+  s.job_classes[0].max_units = max_units;
   s.job_classes[0].arrivals_per_minute_ppm = 60 * kMillion;
-  SimulatedCluster sim(s, 1, kStart);
+  return s;
+}
+
+TEST(SimulatedCluster, a_class_at_max_units_skips_arrivals) {
+  SimulatedCluster sim(capped(2), 1, kStart);
   sim.advance_to(kStart + 60 * kSec);
   EXPECT_EQ(sim.stats().arrivals, 2u);
   EXPECT_GT(sim.stats().arrivals_skipped, 10u);
@@ -141,10 +146,7 @@ TEST(SimulatedCluster, a_class_at_max_units_skips_arrivals) {
 
 // The cap counts the class's units that are not finished: one that succeeded makes room.
 TEST(SimulatedCluster, a_class_at_max_units_takes_arrivals_again_once_a_unit_is_done) {
-  Scenario s = tiny();
-  s.job_classes[0].max_units = 1;
-  s.job_classes[0].arrivals_per_minute_ppm = 60 * kMillion;
-  SimulatedCluster sim(s, 1, kStart);
+  SimulatedCluster sim(capped(1), 1, kStart);
   const schema::QueueUnit u = arrived_unit(sim);
   sim.advance_to(sim.now() + 20 * kSec);
   EXPECT_EQ(sim.stats().arrivals, 1u);
@@ -159,9 +161,7 @@ TEST(SimulatedCluster, a_class_at_max_units_takes_arrivals_again_once_a_unit_is_
 
 // After a restart the units the journal holds count against the cap as the ones that arrived.
 TEST(SimulatedCluster, restored_units_count_against_max_units) {
-  Scenario s = tiny();
-  s.job_classes[0].max_units = 2;
-  s.job_classes[0].arrivals_per_minute_ppm = 60 * kMillion;
+  const Scenario s = capped(2);
   SimulatedCluster first(s, 1, kStart);
   first.advance_to(kStart + 30 * kSec);
   ASSERT_EQ(first.stats().arrivals, 2u);
