@@ -16,6 +16,7 @@ namespace {
 using actors::Phase;
 using actors::Scheduler;
 using actors::pages::QueuePage;
+using actors::pages::QueueSummary;
 using actors::pages::QuotaAccount;
 using actors::pages::ReadPages;
 using actors::pages::UnitRow;
@@ -63,7 +64,7 @@ void phase_counts(JsonOut& out, const std::map<std::string, int64_t>& counts) {
 }
 
 // A queue's summary: a list item, or with `revision` the single-object answer.
-void queue_item(JsonOut& out, const QueuePage& page, std::optional<uint64_t> revision = std::nullopt) {
+void queue_item(JsonOut& out, const QueueSummary& page, std::optional<uint64_t> revision = std::nullopt) {
   const actors::pages::QueueFacts& q = *page.queue;
   begin_single(out, revision, "Queue");
   object_metadata(out, q.name, q.namespace_, q.creation_timestamp, revision);
@@ -87,7 +88,7 @@ void quota_item(JsonOut& out, const QuotaAccount& quota, const PhaseCounts& coun
 
 const PhaseCounts& counts_of(const ReadPages& p, const std::string& label) {
   static const PhaseCounts kNone;
-  const QueuePage* page = actors::pages::find_queue_page(p, label);
+  const QueueSummary* page = actors::pages::find_queue_summary(p, label);
   return page == nullptr ? kNone : page->phase_counts;
 }
 
@@ -183,13 +184,13 @@ std::string render_queue_list(const ReadPages& p, const PageParams& page) {
   begin_answer(out, "QueueList");
   list_metadata(out, p.revision, static_cast<int64_t>(names.size() - last));
   out.key("items").begin_array();
-  for (size_t i = first; i < last; ++i) queue_item(out, *actors::pages::find_queue_page(p, std::string(names[i])));
+  for (size_t i = first; i < last; ++i) queue_item(out, *actors::pages::find_queue_summary(p, std::string(names[i])));
   out.end_array().end_object();
   return out.take();
 }
 
 std::optional<std::string> render_queue(const ReadPages& p, const std::string& name) {
-  const QueuePage* page = actors::pages::find_queue_page(p, name);
+  const QueueSummary* page = actors::pages::find_queue_summary(p, name);
   if (page == nullptr || !page->queue) return std::nullopt;
   JsonOut out;
   queue_item(out, *page, p.revision);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <functional>
 #include <list>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -54,6 +55,17 @@ class LruCache {
       order_.pop_back();
     }
     return evicted;
+  }
+
+  // Removes the entry for `key` and hands its value over; std::nullopt when absent.
+  std::optional<Value> take(const Key& key) {
+    const auto found = index_.find(key);
+    if (found == index_.end()) return std::nullopt;
+    std::optional<Value> value(std::move(found->second->value));
+    cost_ -= found->second->cost;
+    order_.erase(found->second);
+    index_.erase(found);
+    return value;
   }
 
   size_t size() const { return index_.size(); }

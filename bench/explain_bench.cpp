@@ -6,10 +6,10 @@
 //
 // The journal is generated in process, a real decision journal: 100 queues under one quota tree,
 // one unit arriving every 100 ms with a log-uniform run time between 5 s and 40 min (about half
-// the quota in use, few units waiting), each arrival
-// followed by the decide round of the live state and the outcome of every admission, finished
-// units deleted, a snapshot every 20,000 records (serve's default). Records go to the journal's
-// own store in large WriteBatches, indexed as the writer indexes them. With
+// the quota in use, few units waiting), each arrival followed by the decide round of the live
+// state and the outcome of every admission, finished units deleted, a snapshot every 20,000
+// records (serve's default) indexed and anchored to the chain as serve's are. Records go to the
+// journal's own store in large WriteBatches, indexed as the writer indexes them. With
 // KOORDQ_BENCH_EXPLAIN_JOURNAL=DIR it is written there and kept (a later run reuses it, and
 // replay_bench's time-travel rows can read DIR/journal).
 #include <algorithm>
@@ -36,6 +36,7 @@
 #include "bench/latency_counters.hpp"
 #include "journal/journal.hpp"
 #include "journal/keys.hpp"
+#include "journal/snapshot_anchor.hpp"
 #include "journal/unit_index.hpp"
 #include "journal/watch_record.hpp"
 #include "replay/explain.hpp"
@@ -154,8 +155,12 @@ class Generator {
     if (!stored.ok()) throw std::runtime_error(stored.message());
     if (Status s = actors::apply_record(live_, *stored); !s.ok()) throw std::runtime_error(s.message());
     if (seq_ % kSnapshotEvery == 0) {
-      batch_.Put(store_.snapshot(), journal::seq_key(seq_),
-                 actors::encode_state_snapshot(live_, seq_, time_, big_.journal->uuid()));
+      // Indexed and anchored to the chain as Journal::put_snapshot writes a snapshot of serve's.
+      const std::string snapshot = actors::encode_state_snapshot(live_, seq_, time_, big_.journal->uuid());
+      batch_.Put(store_.meta(), journal::snapshot_index_key(seq_),
+                 journal::render_snapshot_anchor(
+                     journal::make_snapshot_anchor(big_.journal->uuid(), seq_, prev_, snapshot, nullptr)));
+      batch_.Put(store_.snapshot(), journal::seq_key(seq_), snapshot);
       ++snapshots_;
     }
     if (batch_.Count() >= 40'000) flush();
@@ -206,7 +211,8 @@ BigDecisionJournal& big() {
     rocksdb::FlushOptions flush;
     flush.wait = true;
     auto& store = b->journal->store();
-    if (auto s = store.db().Flush(flush, {store.log(), store.time(), store.snapshot(), store.unit()}); !s.ok()) {
+    if (auto s = store.db().Flush(flush, {store.log(), store.time(), store.snapshot(), store.meta(), store.unit()});
+        !s.ok()) {
       throw std::runtime_error(s.ToString());
     }
     std::fprintf(stderr, "generated and flushed in %.1f s\n", seconds_since(started));

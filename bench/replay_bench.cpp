@@ -138,6 +138,26 @@ void BM_TimeTravelRestore(benchmark::State& state) {
   report_percentiles(state, std::move(millis));
 }
 
+// replay::replay_to at each target: what `koordq at` and the console run for a revision (the newest
+// snapshot, checked against its anchor, then the records after it folded).
+void BM_TimeTravelReplayTo(benchmark::State& state) {
+  std::vector<double> millis;
+  uint64_t folded = 0;
+  for (auto _ : state) {
+    for (uint64_t target : travel_targets()) {
+      const auto started = std::chrono::steady_clock::now();
+      auto replayed = replay::replay_to(reader(), target);
+      if (!replayed.ok()) throw std::runtime_error(replayed.message());
+      millis.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+      folded += replayed->folded;
+      benchmark::DoNotOptimize(replayed->scheduler.units().size());
+    }
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(folded));
+  state.counters["records_after_snapshot"] = static_cast<double>(folded) / static_cast<double>(millis.size());
+  report_percentiles(state, std::move(millis));
+}
+
 // The raw read of the records each restore folds (after the same snapshot, up to the target).
 void BM_TimeTravelRawScan(benchmark::State& state) {
   std::vector<double> millis;
@@ -171,6 +191,7 @@ BENCHMARK(BM_FullReplay)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_FullVerify)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TimeTravelRawScan)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_TimeTravelRestore)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_TimeTravelReplayTo)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 }  // namespace
 }  // namespace koordq::bench

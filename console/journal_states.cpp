@@ -27,15 +27,9 @@ Result<replay::ReplayedState> JournalStates::rebuild(uint64_t revision) {
     const Entry* entry = cache_.get(nearer->first);
     auto snapshot = reader_.latest_snapshot_seq_at_or_before(revision);
     if (entry != nullptr && entry->state && snapshot.ok() && nearer->first >= snapshot->value_or(0)) {
-      if (2 * entry->bytes <= cache_bytes_) {
-        return replay::replay_on(reader_, *entry->state, entry->revision, entry->time, revision);
-      }
-      // Replaced by an empty entry of no cost, the state comes out of the cache without a copy.
-      const uint64_t base = nearer->first;
-      std::vector<Entry> taken = cache_.put(base, Entry{}, 0);
-      cached_.erase(base);
-      Entry& out = taken.front();
-      return replay::replay_on(reader_, std::move(*out.state), out.revision, out.time, revision);
+      std::optional<Entry> taken = cache_.take(nearer->first);
+      cached_.erase(nearer);
+      return replay::replay_on(reader_, std::move(*taken->state), taken->revision, taken->time, revision);
     }
   }
   return replay::replay_to(reader_, revision);

@@ -3,10 +3,10 @@
 // records after it, under the journal's own configuration), with the latest states kept in a
 // cache bounded in bytes. A state cached before the revision and nearer to it than the newest
 // snapshot is folded on instead (scrubbing forward, stepping and playing fold a few records, not
-// a snapshot's worth): copied when the cache can hold both states, otherwise taken out of the
-// cache and folded in place (copying a state of 100,000 units costs about as much as folding it
-// from the start, BENCHMARKS.md "The web console"). One rebuild at a time. States that leave the
-// cache are freed on a thread of their own, not in the request that pushed them out.
+// a snapshot's worth): taken out of the cache and folded in place, never copied (copying a state
+// costs about as much as restoring it from its snapshot, BENCHMARKS.md "The web console"); the
+// state at the new revision takes its place. One rebuild at a time. States that leave the cache
+// are freed on a thread of their own, not in the request that pushed them out.
 #pragma once
 
 #include <cstdint>

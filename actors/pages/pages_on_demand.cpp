@@ -37,6 +37,18 @@ std::shared_ptr<const QuotaAccount> PagesOnDemand::quota_account(const std::stri
   return s.page;
 }
 
+const QueueSummary* PagesOnDemand::summary(const std::string& label) const {
+  static const std::set<std::string> kNone;
+  const auto keys = labels().find(label);
+  if (keys == labels().end() && !state_.queues().count(label)) return nullptr;
+  Slot<QueueSummary>& s = slot(summaries_, label);
+  std::call_once(s.built, [&] {
+    s.page = std::make_shared<const QueueSummary>(
+        summarize_queue(state_, label, keys == labels().end() ? kNone : keys->second));
+  });
+  return s.page.get();
+}
+
 const QueuePage* PagesOnDemand::queue(const std::string& label) const {
   return queue_page(label).get();
 }

@@ -27,6 +27,8 @@ class PagesOnDemand {
   const Scheduler& state() const { return state_; }
   // The page of `label`; nullptr when no unit carries it and no Queue has that name.
   const QueuePage* queue(const std::string& label) const;
+  // The summary of that page, counted without building its rows; nullptr as for queue().
+  const QueueSummary* summary(const std::string& label) const;
   // The account of `name`; nullptr when it is no known quota.
   const QuotaAccount* quota(const std::string& name) const;
   // Every page, as build_read_pages builds them; the pages read before are reused.
@@ -52,6 +54,7 @@ class PagesOnDemand {
   const std::shared_ptr<const void> owner_;
   mutable std::mutex slots_mu_;  // the two slot maps, not the pages in them
   mutable Slots<QueuePage> queues_;
+  mutable Slots<QueueSummary> summaries_;
   mutable Slots<QuotaAccount> quotas_;
   mutable std::once_flag labels_built_;
   mutable LabelIndex labels_;

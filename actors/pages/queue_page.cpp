@@ -33,12 +33,10 @@ bool still_shows(const Scheduler& s, const UnitState& u, const UnitRow& row) {
 }  // namespace
 
 bool QueuePage::operator==(const QueuePage& other) const {
-  return label == other.label && queue == other.queue &&
+  return static_cast<const QueueSummary&>(*this) == other &&
          std::equal(units.begin(), units.end(), other.units.begin(), other.units.end(),
                     [](const auto& a, const auto& b) { return *a == *b; }) &&
-         waiting == other.waiting && not_waiting == other.not_waiting && phase_counts == other.phase_counts &&
-         active == other.active && backoff == other.backoff && assumed == other.assumed &&
-         changes_at == other.changes_at;
+         waiting == other.waiting && not_waiting == other.not_waiting && changes_at == other.changes_at;
 }
 
 QueuePage build_queue_page(const Scheduler& s, const std::string& label, const std::set<std::string>& keys,
@@ -79,6 +77,21 @@ QueuePage build_queue_page(const Scheduler& s, const std::string& label, const s
     if (it != page.units.end() && (*it)->key == key.full_name) page.waiting.push_back(it - page.units.begin());
   }
   return page;
+}
+
+QueueSummary summarize_queue(const Scheduler& s, const std::string& label, const std::set<std::string>& keys) {
+  QueueSummary summary;
+  summary.label = label;
+  for (const std::string& key : keys) {
+    const auto it = s.units().find(key);
+    if (it == s.units().end()) continue;
+    const UnitState& u = it->second;
+    ++summary.phase_counts[phase_name(u.phase)];
+    if (u.waiting) ++(s.is_active(u) ? summary.active : summary.backoff);
+    if (u.assumed) ++summary.assumed;
+  }
+  if (const auto q = s.queues().find(label); q != s.queues().end()) summary.queue = queue_facts(q->second);
+  return summary;
 }
 
 }  // namespace koordq::actors::pages

@@ -33,9 +33,18 @@ struct QueueFacts {
   bool operator==(const QueueFacts&) const = default;
 };
 
-struct QueuePage {
+// What lists show of a queue label (the Queue list, the quota list's counts): the Queue's facts
+// and its units counted, without a row per unit.
+struct QueueSummary {
   std::string label;
-  std::optional<QueueFacts> queue;  // nullopt: no Queue has this name
+  std::optional<QueueFacts> queue;              // nullopt: no Queue has this name
+  std::map<std::string, int64_t> phase_counts;  // by phase name, over the label's units
+  int64_t active = 0, backoff = 0, assumed = 0;
+
+  bool operator==(const QueueSummary&) const = default;
+};
+
+struct QueuePage : QueueSummary {
   // Every unit carrying the label, by key; a row is shared with the page this one was rebuilt
   // from while its unit is unchanged.
   std::vector<std::shared_ptr<const UnitRow>> units;
@@ -43,8 +52,6 @@ struct QueuePage {
   // (not waiting) by key.
   std::vector<size_t> waiting;
   std::vector<size_t> not_waiting;
-  std::map<std::string, int64_t> phase_counts;  // by phase name, over `units`
-  int64_t active = 0, backoff = 0, assumed = 0;
   // The earliest backoff end after the page's time: the active/backoff split changes then.
   std::optional<int64_t> changes_at;
 
@@ -59,5 +66,7 @@ struct QueuePage {
 // without naming it (its backoff, whether it waits, is active or assumed) is as the row shows.
 QueuePage build_queue_page(const Scheduler& s, const std::string& label, const std::set<std::string>& keys,
                            const QueuePage* previous = nullptr, const std::set<std::string>* changed = nullptr);
+// The summary of the same page, counted from the units themselves: equal to the page's own.
+QueueSummary summarize_queue(const Scheduler& s, const std::string& label, const std::set<std::string>& keys);
 
 }  // namespace koordq::actors::pages

@@ -50,6 +50,11 @@ const QueuePage* find_queue_page(const ReadPages& pages, const std::string& labe
   return it == pages.queues->end() ? nullptr : it->second.get();
 }
 
+const QueueSummary* find_queue_summary(const ReadPages& pages, const std::string& label) {
+  if (pages.on_demand) return pages.on_demand->summary(label);
+  return find_queue_page(pages, label);
+}
+
 const QuotaAccount* find_quota_account(const ReadPages& pages, const std::string& name) {
   if (pages.on_demand) return pages.on_demand->quota(name);
   const auto it = pages.quotas->find(name);

@@ -50,6 +50,8 @@ ReadPages read_pages_on_demand(const Scheduler& s, uint64_t revision, std::share
 
 // The page of `label` (nullptr when nothing carries it and no Queue has that name).
 const QueuePage* find_queue_page(const ReadPages& pages, const std::string& label);
+// What lists show of that page: the page itself, or on demand its summary, counted without rows.
+const QueueSummary* find_queue_summary(const ReadPages& pages, const std::string& label);
 // The account of `name` (nullptr when it is no known quota).
 const QuotaAccount* find_quota_account(const ReadPages& pages, const std::string& name);
 // The labels that are Queues' names, and the known quotas, each in bytewise order.

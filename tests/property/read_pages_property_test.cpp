@@ -153,7 +153,8 @@ RC_GTEST_PROP(ReadPagesProperty, pages_kept_batch_by_batch_are_the_pages_built_f
 }
 
 // The pages of `state` on demand, a random sample of labels and quotas read first (some of them
-// unknown), against the pages built at once; then all of them, which reuse the pages read.
+// unknown), and the summaries of those labels, against the pages built at once; then all of them,
+// which reuse the pages read.
 void check_on_demand(const actors::Scheduler& state, uint64_t revision) {
   const ReadPages built = actors::pages::build_read_pages(state, revision);
   const ReadPages lazy = actors::pages::read_pages_on_demand(state, revision);
@@ -170,6 +171,10 @@ void check_on_demand(const actors::Scheduler& state, uint64_t revision) {
       RC_ASSERT(*page == *it->second);
       read.push_back(page);
     }
+    // A summary counted without rows is the page's own.
+    const auto* summary = actors::pages::find_queue_summary(lazy, label);
+    RC_ASSERT((summary == nullptr) == (it == built.queues->end()));
+    if (summary != nullptr) RC_ASSERT(*summary == static_cast<const actors::pages::QueueSummary&>(*it->second));
   }
   for (const std::string& name : *rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(quotas))) {
     const auto* account = actors::pages::find_quota_account(lazy, name);

@@ -52,6 +52,20 @@ TEST(LruCache, the_entry_just_put_stays_even_over_the_capacity) {
   EXPECT_NE(cache.get(2), nullptr);
 }
 
+TEST(LruCache, take_hands_the_value_over_and_frees_its_cost) {
+  LruCache<int, std::string> cache(100);
+  cache.put(1, "a", 60);
+  cache.put(2, "b", 30);
+  const auto taken = cache.take(1);
+  ASSERT_TRUE(taken.has_value());
+  EXPECT_EQ(*taken, "a");
+  EXPECT_FALSE(cache.contains(1));
+  EXPECT_FALSE(cache.take(1).has_value());
+  EXPECT_EQ(cache.cost(), 30u);
+  EXPECT_TRUE(cache.put(3, "c", 70).empty()) << "the cost taken out is free again";
+  EXPECT_EQ(cache.size(), 2u);
+}
+
 TEST(TokenBucket, try_take_spends_the_burst_then_one_token_per_interval) {
   TokenBucket bucket(2, static_cast<double>(300 * kSecond), 0);
   EXPECT_TRUE(bucket.try_take(0));
