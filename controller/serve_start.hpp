@@ -38,6 +38,8 @@ struct StartHooks {
 };
 
 struct ServeStart {
+  // Declared before the engine, so destroyed after it: the engine's read side writes snapshots to
+  // the journal until the engine stops.
   std::unique_ptr<journal::Journal> journal;
   std::unique_ptr<actors::runtime::DecisionEngine> engine;
   bool fresh = false;      // the journal had no record before this start

@@ -343,7 +343,6 @@ class Scheduler {
   void wake_backoff(UnitState& u);
   void wake_queue(QueueState& q);
   void on_capacity_change(const std::string& quota);
-  void remap_queue(const std::string& queue_name);
   QueueState* queue_of(const UnitState& u);
   void adopt_queue(const std::string& name);
   void settle_auto_queue(const std::string& name);
