@@ -11,7 +11,8 @@
 // records (serve's default) indexed and anchored to the chain as serve's are. Records go to the
 // journal's own store in large WriteBatches, indexed as the writer indexes them. With
 // KOORDQ_BENCH_EXPLAIN_JOURNAL=DIR it is written there and kept (a later run reuses it, and
-// replay_bench's time-travel rows can read DIR/journal).
+// replay_bench's time-travel rows can read DIR/journal). A DIR kept from before 2026-12-07 has
+// snapshots without their index and anchors, which every lookup then searches for: delete it.
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -52,7 +52,7 @@ class PagesOnDemand {
   const Scheduler& state_;
   const uint64_t revision_;
   const std::shared_ptr<const void> owner_;
-  mutable std::mutex slots_mu_;  // the two slot maps, not the pages in them
+  mutable std::mutex slots_mu_;  // the slot maps, not the pages in them
   mutable Slots<QueuePage> queues_;
   mutable Slots<QueueSummary> summaries_;
   mutable Slots<QuotaAccount> quotas_;

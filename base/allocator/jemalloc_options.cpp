@@ -7,11 +7,13 @@
 // was 8-10 % higher (BENCHMARKS.md, "The allocator").
 //
 // thp:always: jemalloc asks for transparent huge pages on its memory (madvise; the kernel's
-// default "madvise" mode honours it, "never" ignores it). A state built in fresh memory faults a
-// 2 MiB page in at a time instead of a 4 KiB one: the console's restores while its state cache
-// fills took ten times fewer page faults and 0.7-0.8x the time, the large simulator scenario
-// 0.69-0.76x, 100,000 waiting units are built in 0.5-0.6x, at the same RSS per unit
-// (BENCHMARKS.md, "Transparent huge pages").
+// "madvise" and "always" modes honour it, "never" ignores it). A state built in fresh memory
+// faults a 2 MiB page in at a time instead of a 4 KiB one: the console's restores while its state
+// cache fills took ten times fewer page faults, the large simulator scenario's simulated hour
+// 0.42-0.55x the time (10 simulated minutes 0.69-0.76x), 100,000 waiting units were built in
+// 0.46-0.64x, at the same RSS per unit (BENCHMARKS.md, "Transparent huge pages").
+// MALLOC_CONF=thp:default turns it off for a process (a long-running serve on a host whose kernel
+// compacts memory on a huge-page fault may prefer that).
 extern "C" {
 extern const char* malloc_conf;
 const char* malloc_conf = "background_thread:true,thp:always";
