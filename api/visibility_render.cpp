@@ -277,12 +277,12 @@ std::map<std::string, PhaseCounts> phase_counts_by_quota(const Scheduler& s) {
   return counts;
 }
 
-void write_queue_item(JsonOut& out, const QueuePage& q) {
+void write_queue_item(JsonOut& out, const QueueSummary& q) {
   queue_item(out, q);
 }
 
 void write_queue_item(JsonOut& out, const Scheduler& s, const actors::QueueState& q) {
-  queue_item(out, actors::pages::build_queue_page(s, q.object.metadata.name, q.members));
+  queue_item(out, actors::pages::summarize_queue(s, q.object.metadata.name, q.members));
 }
 
 void write_quota_item(JsonOut& out, const Scheduler& s, const actors::QuotaInfo& info, const PhaseCounts& counts) {

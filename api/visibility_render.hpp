@@ -59,7 +59,7 @@ std::optional<std::string> render_quota_units(const actors::Scheduler& s, uint64
 using PhaseCounts = std::map<std::string, int64_t>;
 // Every quota's units by phase, in one walk of the units.
 std::map<std::string, PhaseCounts> phase_counts_by_quota(const actors::Scheduler& s);
-void write_queue_item(JsonOut& out, const actors::pages::QueuePage& q);
+void write_queue_item(JsonOut& out, const actors::pages::QueueSummary& q);
 void write_queue_item(JsonOut& out, const actors::Scheduler& s, const actors::QueueState& q);
 void write_quota_item(JsonOut& out, const actors::Scheduler& s, const actors::QuotaInfo& info,
                       const PhaseCounts& counts);

@@ -83,6 +83,14 @@ TEST_F(ConsoleLists, queues_and_units_are_found_by_a_part_of_their_name) {
   EXPECT_EQ(queues["items"].Size(), 4u);
   EXPECT_EQ(queues["metadata"]["remainingItemCount"].GetInt(), 2);
   EXPECT_EQ(parse(console::render_queues_matching(d.s, 5, "team-05", 4))["items"].Size(), 1u);
+  // A Queue found shows the counts its own answer shows.
+  const auto matched = parse(console::render_queues_matching(d.s, 5, "team-01", 4));
+  const auto own = parse(*api::render_queue(d.s, 5, "team-01"));
+  const auto& found = matched["items"][0];
+  for (const char* count : {"activeCount", "backoffCount", "assumedCount"}) {
+    EXPECT_EQ(found[count].GetInt64(), own[count].GetInt64()) << count;
+  }
+  EXPECT_GT(found["activeCount"].GetInt64(), 0) << "a comparison of more than zeros";
 
   auto units = parse(console::render_units_matching(d.s, 5, "ns-a/job-11", 5));
   ASSERT_EQ(units["items"].Size(), 5u);
