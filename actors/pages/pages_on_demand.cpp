@@ -38,15 +38,9 @@ std::shared_ptr<const QuotaAccount> PagesOnDemand::quota_account(const std::stri
 }
 
 const QueueSummary* PagesOnDemand::summary(const std::string& label) const {
-  static const std::set<std::string> kNone;
-  const auto keys = labels().find(label);
-  if (keys == labels().end() && !state_.queues().count(label)) return nullptr;
-  Slot<QueueSummary>& s = slot(summaries_, label);
-  std::call_once(s.built, [&] {
-    s.page = std::make_shared<const QueueSummary>(
-        summarize_queue(state_, label, keys == labels().end() ? kNone : keys->second));
-  });
-  return s.page.get();
+  std::call_once(summaries_built_, [&] { summaries_ = summarize_queues(state_); });
+  const auto it = summaries_.find(label);
+  return it == summaries_.end() ? nullptr : &it->second;
 }
 
 const QueuePage* PagesOnDemand::queue(const std::string& label) const {

@@ -27,7 +27,8 @@ class PagesOnDemand {
   const Scheduler& state() const { return state_; }
   // The page of `label`; nullptr when no unit carries it and no Queue has that name.
   const QueuePage* queue(const std::string& label) const;
-  // The summary of that page, counted without building its rows; nullptr as for queue().
+  // The summary of that page, counted without building its rows; nullptr as for queue(). The
+  // first call counts every label's at once (summarize_queues).
   const QueueSummary* summary(const std::string& label) const;
   // The account of `name`; nullptr when it is no known quota.
   const QuotaAccount* quota(const std::string& name) const;
@@ -54,8 +55,9 @@ class PagesOnDemand {
   const std::shared_ptr<const void> owner_;
   mutable std::mutex slots_mu_;  // the slot maps, not the pages in them
   mutable Slots<QueuePage> queues_;
-  mutable Slots<QueueSummary> summaries_;
   mutable Slots<QuotaAccount> quotas_;
+  mutable std::once_flag summaries_built_;
+  mutable std::map<std::string, QueueSummary, std::less<>> summaries_;
   mutable std::once_flag labels_built_;
   mutable LabelIndex labels_;
   mutable std::once_flag all_built_;

@@ -79,19 +79,43 @@ QueuePage build_queue_page(const Scheduler& s, const std::string& label, const s
   return page;
 }
 
+namespace {
+
+void count_unit(const Scheduler& s, const UnitState& u, QueueSummary& summary) {
+  ++summary.phase_counts[phase_name(u.phase)];
+  if (u.waiting) ++(s.is_active(u) ? summary.active : summary.backoff);
+  if (u.assumed) ++summary.assumed;
+}
+
+}  // namespace
+
 QueueSummary summarize_queue(const Scheduler& s, const std::string& label, const std::set<std::string>& keys) {
   QueueSummary summary;
   summary.label = label;
   for (const std::string& key : keys) {
-    const auto it = s.units().find(key);
-    if (it == s.units().end()) continue;
-    const UnitState& u = it->second;
-    ++summary.phase_counts[phase_name(u.phase)];
-    if (u.waiting) ++(s.is_active(u) ? summary.active : summary.backoff);
-    if (u.assumed) ++summary.assumed;
+    if (const auto it = s.units().find(key); it != s.units().end()) count_unit(s, it->second, summary);
   }
   if (const auto q = s.queues().find(label); q != s.queues().end()) summary.queue = queue_facts(q->second);
   return summary;
+}
+
+std::map<std::string, QueueSummary, std::less<>> summarize_queues(const Scheduler& s) {
+  std::map<std::string, QueueSummary, std::less<>> out;
+  QueueSummary* last = nullptr;  // units of one label often follow each other
+  for (const auto& [key, u] : s.units()) {
+    if (last == nullptr || last->label != u.quota) {
+      auto [it, inserted] = out.try_emplace(u.quota);
+      if (inserted) it->second.label = u.quota;
+      last = &it->second;
+    }
+    count_unit(s, u, *last);
+  }
+  for (const auto& [name, q] : s.queues()) {
+    auto [it, inserted] = out.try_emplace(name);
+    if (inserted) it->second.label = name;
+    it->second.queue = queue_facts(q);
+  }
+  return out;
 }
 
 }  // namespace koordq::actors::pages

@@ -68,5 +68,8 @@ QueuePage build_queue_page(const Scheduler& s, const std::string& label, const s
                            const QueuePage* previous = nullptr, const std::set<std::string>* changed = nullptr);
 // The summary of the same page, counted from the units themselves: equal to the page's own.
 QueueSummary summarize_queue(const Scheduler& s, const std::string& label, const std::set<std::string>& keys);
+// The summary of every label a unit carries and of every Queue, in one walk over the units (no
+// label index, no search per unit): each equal to summarize_queue of that label.
+std::map<std::string, QueueSummary, std::less<>> summarize_queues(const Scheduler& s);
 
 }  // namespace koordq::actors::pages
