@@ -2,7 +2,7 @@
 # The console's scrub step, server side: `koordq console` over a journal, then STEPS revisions
 # spread over it in random order, each fetched the way the page fetches an instant (the quota
 # tree and the queue list at that revision, one after the other); prints p50/p90/p99 of the step
-# and while dragging forward (a step folds on from the state cached before it), and, for comparison in the same run, of `koordq at rev:N quotas` (a process per call, so it
+# and while dragging forward (a step folds on from the state cached before it) and back, and, for comparison in the same run, of `koordq at rev:N quotas` (a process per call, so it
 # includes start-up and the journal's open) over the same revisions. Also the page's weight.
 # KOORDQ=BINARY measures another build (a baseline in the same run).
 # Usage: scripts/bench-console.sh [JOURNAL_DIR] [STEPS]
@@ -86,6 +86,14 @@ def pct(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))] * 1000
 
+def walk(head, first, sign, low, high, n=50):
+    # n revisions from `first`, each low..high records after (sign 1) or before (sign -1) the last.
+    out, r = [], first
+    for _ in range(n):
+        out.append(min(head, max(1, r)))
+        r += sign * random.randrange(low, high)
+    return out
+
 first, size = instant(head)
 print("first instant (head, cold: the state folded from seq 1): %.0f ms, %d bytes of JSON" % (first * 1000, size))
 again, _ = instant(head)
@@ -93,7 +101,7 @@ print("the same instant again (cached state): %.1f ms" % (again * 1000))
 rand = [instant(r)[0] for r in random.sample(range(1, head + 1), steps)]
 print("random instants (%d): p50 %.0f ms, p90 %.0f ms, p99 %.0f ms" % (steps, pct(rand, 50), pct(rand, 90), pct(rand, 99)))
 start = head - 50 * 200
-drag = [instant(start + i * random.randrange(50, 200))[0] for i in range(50)]
+drag = [instant(r)[0] for r in walk(head, start, 1, 50, 200)]
 print("dragging forward (50 instants 50-200 records apart): p50 %.1f ms, p99 %.1f ms" % (pct(drag, 50), pct(drag, 99)))
 t, body = get("at?revision=%d&object=units&match=job-0001&limit=200" % head)
 print("find units named like job-0001: %.1f ms, %d found" % (t * 1000, len(json.loads(body)["items"])))
@@ -128,6 +136,14 @@ def pct(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))] * 1000
 
+def walk(head, first, sign, low, high, n=50):
+    # n revisions from `first`, each low..high records after (sign 1) or before (sign -1) the last.
+    out, r = [], first
+    for _ in range(n):
+        out.append(min(head, max(1, r)))
+        r += sign * random.randrange(low, high)
+    return out
+
 def scrub(revisions, parts=None):
     out = []
     for r in revisions:
@@ -142,7 +158,10 @@ def scrub(revisions, parts=None):
 
 # Dragging: the scrubber moves forward a few hundred records at a time from a random start.
 start = random.randrange(1, max(2, head - 50 * 400))
-drag = scrub([min(head, start + i * random.randrange(50, 400)) for i in range(50)])
+drag = scrub(walk(head, start, 1, 50, 400))
+# Stepping back: the same from a random end, backwards (each step restores from a snapshot).
+end = random.randrange(min(head, 50 * 400 + 1), head + 1)
+back = scrub(walk(head, end, -1, 50, 400))
 parts = ([], [])
 step = scrub(revisions, parts)
 cli = []
@@ -155,6 +174,7 @@ print("console step (tree + queues), random revisions: p50 %.1f ms, p90 %.1f ms,
 print("  of which the quota tree (rebuilds the state): p50 %.1f ms, p99 %.1f ms; the Queue list (the state rebuilt): p50 %.1f ms, p99 %.1f ms" % (
     pct(parts[0], 50), pct(parts[0], 99), pct(parts[1], 50), pct(parts[1], 99)))
 print("console step while dragging forward (50 steps of 50-400 records): p50 %.1f ms, p99 %.1f ms" % (pct(drag, 50), pct(drag, 99)))
+print("console step while dragging back (50 steps of 50-400 records): p50 %.1f ms, p99 %.1f ms" % (pct(back, 50), pct(back, 99)))
 print("koordq at rev:N quotas (process): p50 %.1f ms, p99 %.1f ms over %d calls; step p50 / at p50 = %.2f" % (
     pct(cli, 50), pct(cli, 99), len(cli), pct(step, 50) / pct(cli, 50)))
 print("page weight: %d bytes (index.html + console.js + console.css, uncompressed, no other request)" % weight)
