@@ -7,6 +7,7 @@
 #include <set>
 #include <span>
 #include <stdexcept>
+#include <system_error>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -102,7 +103,13 @@ std::vector<DecodedQueues> decode_queue_parts(const std::vector<QueuePartBytes>&
   size_t split = 0;
   for (size_t taken = 0; split + 1 < parts.size() && taken * 2 < bytes; ++split) taken += parts[split].payload.size();
   const std::span<const QueuePartBytes> all(parts);
-  auto second = std::async(std::launch::async, [&] { return decode_queues(all.subspan(split)); });
+  std::future<DecodedQueues> second;
+  try {
+    second = std::async(std::launch::async, [&] { return decode_queues(all.subspan(split)); });
+  } catch (const std::system_error&) {  // no thread to be had (a process or cgroup limit): one at a time
+    out.push_back(decode_queues(parts));
+    return out;
+  }
   out.push_back(decode_queues(all.first(split)));  // if this throws, `second` is waited for first
   out.push_back(second.get());
   return out;
