@@ -66,9 +66,29 @@ for asset in "" console.js console.css; do
   weight=$((weight + $(curl -sS "$url$asset" | wc -c)))
 done
 
+# What both measurements below share: percentiles, and walks through the revisions.
+cat >"$work/console_steps.py" <<'PY'
+import random
+
+
+def pct(xs, p):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))] * 1000
+
+
+def walk(head, first, sign, low, high, n=50):
+    # n revisions from `first`, each low..high records after (sign 1) or before (sign -1) the last.
+    out, r = [], first
+    for _ in range(n):
+        out.append(min(head, max(1, r)))
+        r += sign * random.randrange(low, high)
+    return out
+PY
+
 if [ -n "$huge" ]; then
-  /usr/bin/python3 - "$url" "$head" "$steps" "$koordq" "$journal" <<'PY'
+  PYTHONPATH="$work" /usr/bin/python3 - "$url" "$head" "$steps" "$koordq" "$journal" <<'PY'
 import json, random, subprocess, sys, time, urllib.request
+from console_steps import pct, walk
 url, head, steps, koordq, journal = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 random.seed(7)
 
@@ -82,17 +102,6 @@ def instant(r):
     b, queues = get("at?revision=%d&object=queues&limit=500" % r)
     return a + b, len(tree) + len(queues)
 
-def pct(xs, p):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))] * 1000
-
-def walk(head, first, sign, low, high, n=50):
-    # n revisions from `first`, each low..high records after (sign 1) or before (sign -1) the last.
-    out, r = [], first
-    for _ in range(n):
-        out.append(min(head, max(1, r)))
-        r += sign * random.randrange(low, high)
-    return out
 
 first, size = instant(head)
 print("first instant (head, cold: the state folded from seq 1): %.0f ms, %d bytes of JSON" % (first * 1000, size))
@@ -124,25 +133,15 @@ PY
   exit 0
 fi
 
-/usr/bin/python3 - "$url" "$head" "$steps" "$koordq" "$journal" "$weight" <<'PY'
+PYTHONPATH="$work" /usr/bin/python3 - "$url" "$head" "$steps" "$koordq" "$journal" "$weight" <<'PY'
 import random, subprocess, sys, time, urllib.request
+from console_steps import pct, walk
 url, head, steps, koordq, journal, weight = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], int(sys.argv[6])
 random.seed(7)
 revisions = random.sample(range(1, head + 1), min(steps, head))
 # What the page fetches for one instant: the quota tree and the queue list, both cut at 500.
 PAGE = ("tree?revision=%d&limit=500", "at?revision=%d&object=queues&limit=500")
 
-def pct(xs, p):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))] * 1000
-
-def walk(head, first, sign, low, high, n=50):
-    # n revisions from `first`, each low..high records after (sign 1) or before (sign -1) the last.
-    out, r = [], first
-    for _ in range(n):
-        out.append(min(head, max(1, r)))
-        r += sign * random.randrange(low, high)
-    return out
 
 def scrub(revisions, parts=None):
     out = []
