@@ -172,7 +172,7 @@ bool read_time(DecodeContext& ctx, const JsonPath& at, element value, std::optio
 bool read_string_map(DecodeContext& ctx, const JsonPath& at, element value, size_t max_value_bytes, StringMap& out) {
   simdjson::dom::object map;
   if (!expect_object(ctx, at, value, map)) return false;
-  out.clear();
+  StringMap::sequence_type entries;
   for (simdjson::dom::key_value_pair entry : map) {
     if (entry.value.is_null()) continue;
     const JsonPath entry_path = at.entry(entry.key);
@@ -181,8 +181,9 @@ bool read_string_map(DecodeContext& ctx, const JsonPath& at, element value, size
     }
     std::string text;
     if (!read_string(ctx, entry_path, entry.value, max_value_bytes, text)) return false;
-    out.insert_or_assign(std::string(entry.key), std::move(text));
+    entries.emplace_back(std::string(entry.key), std::move(text));
   }
+  adopt_entries(out, std::move(entries), DuplicateKeys::kLastWins);
   return true;
 }
 
@@ -223,7 +224,7 @@ bool is_plain_quantity(std::string_view text) {
 bool read_resource_list(DecodeContext& ctx, const JsonPath& at, element value, ResourceList& out) {
   simdjson::dom::object map;
   if (!expect_object(ctx, at, value, map)) return false;
-  out.clear();
+  ResourceList::sequence_type entries;
   for (simdjson::dom::key_value_pair entry : map) {
     if (entry.value.is_null()) continue;
     const JsonPath entry_path = at.entry(entry.key);
@@ -252,8 +253,9 @@ bool read_resource_list(DecodeContext& ctx, const JsonPath& at, element value, R
         ctx.warn(entry_path, "negative quantity " + quote(text));
       }
     }
-    out.insert_or_assign(std::string(entry.key), std::string(text));
+    entries.emplace_back(std::string(entry.key), std::string(text));
   }
+  adopt_entries(out, std::move(entries), DuplicateKeys::kLastWins);
   return true;
 }
 

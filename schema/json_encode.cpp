@@ -37,12 +37,12 @@ class Encoder {
   void time_field(std::string_view name, const std::optional<UnixNanos>& time) {
     if (time) string_field(name, base::format_rfc3339_seconds(*time));
   }
-  void string_map(const std::map<std::string, std::string>& map) {
+  void string_map(const StringMap& map) {
     writer_.StartObject();
     for (const auto& [entry_key, value] : map) string_field(entry_key, value);
     writer_.EndObject();
   }
-  void nonempty_map_field(std::string_view name, const std::map<std::string, std::string>& map) {
+  void nonempty_map_field(std::string_view name, const StringMap& map) {
     if (map.empty()) return;
     key(name);
     string_map(map);

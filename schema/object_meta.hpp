@@ -6,12 +6,14 @@
 #include <optional>
 #include <string>
 
+#include "schema/flat_map.hpp"
+
 namespace koordq::schema {
 
 // Nanoseconds since the Unix epoch (UTC). Kubernetes object times have whole seconds.
 using UnixNanos = int64_t;
 
-using StringMap = std::map<std::string, std::string>;
+using StringMap = FlatMap<std::string, std::string>;
 
 struct ObjectMeta {
   std::string name;

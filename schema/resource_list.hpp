@@ -6,13 +6,15 @@
 #include <map>
 #include <string>
 
+#include "schema/flat_map.hpp"
+
 namespace koordq::schema {
 
 // Resource name → quantity text as the API server sent it. Rendered back unchanged (§3.2).
-using ResourceList = std::map<std::string, std::string>;
+using ResourceList = FlatMap<std::string, std::string>;
 
 // Resource name → internal integer (cpu in millicores). Entries equal to 0 are absent.
-using ResourceVector = std::map<std::string, int64_t>;
+using ResourceVector = FlatMap<std::string, int64_t>;
 
 // Converts every entry that parses (§3.1); entries that do not parse are left out
 // (the caller logs them at --v=2) and reported in `unparsable` when it is given.

@@ -70,7 +70,9 @@ auto read_optional(Group group) -> std::optional<decltype(group.getValue())> {
   return std::nullopt;
 }
 
-inline void write_string_map(capnp::List<wire::StringEntry>::Builder out, const StringMap& map) {
+// `Map`: a StringMap, or a std::map of strings.
+template <class Map>
+void write_string_map(capnp::List<wire::StringEntry>::Builder out, const Map& map) {
   unsigned i = 0;
   for (const auto& [key, value] : map) {
     auto entry = out[i++];
@@ -81,8 +83,11 @@ inline void write_string_map(capnp::List<wire::StringEntry>::Builder out, const 
 
 // Keys out of order are accepted; of duplicate keys the first wins.
 inline StringMap read_string_map(capnp::List<wire::StringEntry>::Reader in) {
+  StringMap::sequence_type entries;
+  entries.reserve(in.size());
+  for (auto entry : in) entries.emplace_back(to_string(entry.getKey()), to_string(entry.getValue()));
   StringMap map;
-  for (auto entry : in) map.emplace_hint(map.end(), to_string(entry.getKey()), to_string(entry.getValue()));
+  adopt_entries(map, std::move(entries), DuplicateKeys::kFirstWins);
   return map;
 }
 
@@ -96,8 +101,11 @@ inline void write_resource_list(capnp::List<wire::ResourceEntry>::Builder out, c
 }
 
 inline ResourceList read_resource_list(capnp::List<wire::ResourceEntry>::Reader in) {
+  ResourceList::sequence_type entries;
+  entries.reserve(in.size());
+  for (auto entry : in) entries.emplace_back(to_string(entry.getName()), to_string(entry.getQuantity()));
   ResourceList list;
-  for (auto entry : in) list.emplace_hint(list.end(), to_string(entry.getName()), to_string(entry.getQuantity()));
+  adopt_entries(list, std::move(entries), DuplicateKeys::kFirstWins);
   return list;
 }
 

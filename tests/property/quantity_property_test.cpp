@@ -88,7 +88,7 @@ rc::Gen<ResourceVector> resource_vectors() {
   return rc::gen::apply(
       [](int64_t cpu, int64_t memory, int64_t pods, int64_t gpu) {
         ResourceVector v{{"cpu", cpu}, {"memory", memory}, {"pods", pods}, {"nvidia.com/gpu", gpu}};
-        std::erase_if(v, [](const auto& entry) { return entry.second == 0; });
+        for (auto it = v.begin(); it != v.end();) it = it->second == 0 ? v.erase(it) : std::next(it);
         return v;
       },
       amounts(), amounts(), amounts(), amounts());

@@ -6,6 +6,7 @@ koordq_gtest(schema_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/json_decode_rejected_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/json_decode_raw_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/json_encode_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/flat_map_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/raw_object_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/wire_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/wire_bytes_test.cpp
