@@ -173,6 +173,7 @@ bool read_string_map(DecodeContext& ctx, const JsonPath& at, element value, size
   simdjson::dom::object map;
   if (!expect_object(ctx, at, value, map)) return false;
   StringMap::sequence_type entries;
+  entries.reserve(map.size());
   for (simdjson::dom::key_value_pair entry : map) {
     if (entry.value.is_null()) continue;
     const JsonPath entry_path = at.entry(entry.key);
@@ -225,6 +226,7 @@ bool read_resource_list(DecodeContext& ctx, const JsonPath& at, element value, R
   simdjson::dom::object map;
   if (!expect_object(ctx, at, value, map)) return false;
   ResourceList::sequence_type entries;
+  entries.reserve(map.size());
   for (simdjson::dom::key_value_pair entry : map) {
     if (entry.value.is_null()) continue;
     const JsonPath entry_path = at.entry(entry.key);
