@@ -159,6 +159,12 @@ struct QueueState {
   mutable bool awake = true;
   mutable std::optional<int64_t> recheck;
   mutable bool stirred = false;
+  // Derived for the round index: (backoff end, unit key) of units that backed off in this queue or
+  // entered its waiting set backing off, earliest first, so that the earliest backoff end of its
+  // waiting units is a search, not a walk over them. Entries are not removed when a unit wakes,
+  // leaves or backs off again: the earliest one that no longer holds, or has passed, is dropped
+  // when the index reads it (Scheduler::earliest_backoff_end).
+  mutable std::set<std::pair<int64_t, std::string>> backoff_ends;
 };
 
 // §2.5: the three items of a quota koordq carries onto its Queue.
@@ -383,6 +389,8 @@ class Scheduler {
     std::optional<int64_t> next;  // later than now
   };
   QueueWake queue_wake(const std::string& name, const QueueState& q) const;
+  // The earliest backoff end after now of the units waiting in `q` (from q.backoff_ends).
+  std::optional<int64_t> earliest_backoff_end(const QueueState& q) const;
   void rewake(const std::string& name, const QueueState& q) const;
 
   friend class StateSnapshotCodec;  // actors/wire/state_snapshot.cpp: snapshot and restore

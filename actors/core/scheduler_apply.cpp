@@ -151,7 +151,9 @@ void Scheduler::remove_from_queue(const std::string& queue, const OrderKey& key)
 void Scheduler::back_off(UnitState& u, int64_t until) {
   u.backoff_until = until;
   if (changes_ != nullptr) changes_->labels.insert(u.quota);
-  if (QueueState* q = queue_of(u); q != nullptr && (u.indexed_in & kInMembers)) {
+  QueueState* q = queue_of(u);
+  if (q != nullptr) q->backoff_ends.emplace(until, u.key.full_name);
+  if (q != nullptr && (u.indexed_in & kInMembers)) {
     q->backoff.insert(u.key.full_name);
     u.indexed_in |= kInBackoff;
     stir(*q);
@@ -179,6 +181,7 @@ void Scheduler::wake_queue(QueueState& q) {
     }
   }
   q.backoff.clear();
+  q.backoff_ends.clear();
 }
 
 void Scheduler::on_capacity_change(const std::string& quota) {
@@ -468,6 +471,7 @@ void Scheduler::apply_role_acquired() {
   for (auto& [name, q] : queues_) {
     reset_cursor(q);
     q.backoff.clear();
+    q.backoff_ends.clear();
     q.blocked.clear();
     q.last_attempt.reset();
     q.last_tried.clear();

@@ -176,6 +176,7 @@ void Scheduler::move_in_queues(UnitState& u, const std::string& key, const UnitC
   if (u.waiting && (!old_waiting || old_key != u.key || quota_changed)) {
     QueueState& q = *new_q;
     q.waiting.insert(u.key);
+    if (u.backoff_until) q.backoff_ends.emplace(*u.backoff_until, key);
     reset_cursor(q);
     if (!old_waiting || quota_changed) {
       if (auto b = q.blocked.find(u.quota); b != q.blocked.end() && b->second != key) {
@@ -340,6 +341,7 @@ bool Scheduler::rebuild_indexes() {
     q.housekeeping.clear();
     q.not_waiting.clear();
     q.backoff.clear();
+    q.backoff_ends.clear();
   }
   // Keys are visited in order, so every set below is appended to at its end, and each queue's
   // members are met in their own order: a member that is not met where expected is no unit mapped
@@ -383,6 +385,7 @@ bool Scheduler::rebuild_indexes() {
     q.housekeeping.clear();
     q.not_waiting.clear();
     q.backoff.clear();
+    q.backoff_ends.clear();
     for (const auto& key : q.members) {
       const auto u = units_.find(key);
       if (u == units_.end()) {
@@ -408,6 +411,7 @@ void Scheduler::index_member(QueueState& q, const std::string& key, UnitState& u
   }
   if (u.backoff_until) {
     insert(q.backoff, key);
+    q.backoff_ends.emplace(*u.backoff_until, key);
     in |= kInBackoff;
   }
   u.indexed_in |= in;

@@ -91,21 +91,38 @@ Scheduler::QueueWake Scheduler::queue_wake(const std::string& name, const QueueS
     // The times an attempt could become possible: a candidate the next attempt could take is
     // active, inside the window and, under Block, not behind another unit's block. Units that
     // cannot be tried set no time.
-    std::optional<std::string> candidate;
-    int64_t rank = 0;
-    for (const auto& key : q.waiting) {
-      if (q.settings.max_depth >= 0 && rank >= q.settings.max_depth) break;
-      ++rank;
-      const UnitState& u = units_.at(key.full_name);
-      if (u.backoff_until && *u.backoff_until > now_) {
-        later(*u.backoff_until);
-        continue;
-      }
+    const std::string* candidate = nullptr;
+    const auto may_be_tried = [&](const OrderKey& key, const UnitState& u) {
       const auto b = q.blocked.find(u.quota);
-      if (q.settings.policy == QueuePolicy::kBlock && b != q.blocked.end() && b->second != key.full_name) continue;
-      if (!candidate) candidate = key.full_name;
+      return !(q.settings.policy == QueuePolicy::kBlock && b != q.blocked.end() && b->second != key.full_name);
+    };
+    if (q.settings.max_depth >= 0) {
+      // A window of max_depth units: the backoff ends inside it only.
+      int64_t rank = 0;
+      for (const auto& key : q.waiting) {
+        if (rank >= q.settings.max_depth) break;
+        ++rank;
+        const UnitState& u = units_.at(key.full_name);
+        if (u.backoff_until && *u.backoff_until > now_) {
+          later(*u.backoff_until);
+          continue;
+        }
+        if (candidate == nullptr && may_be_tried(key, u)) candidate = &key.full_name;
+      }
+    } else {
+      // Every waiting unit is in the window: the earliest backoff end from the index, and the walk
+      // stops at the first unit that may be tried (usually the head).
+      if (const auto end = earliest_backoff_end(q)) later(*end);
+      for (const auto& key : q.waiting) {
+        const UnitState& u = units_.at(key.full_name);
+        if (u.backoff_until && *u.backoff_until > now_) continue;
+        if (may_be_tried(key, u)) {
+          candidate = &key.full_name;
+          break;
+        }
+      }
     }
-    if (candidate && q.last_attempt) {
+    if (candidate != nullptr && q.last_attempt) {
       later(*q.last_attempt + config_.schedule_suspend_nanos);
       if (q.settings.policy == QueuePolicy::kBlock && *candidate == q.last_tried) {
         later(*q.last_attempt + kBlockRetryWait);
@@ -133,6 +150,22 @@ Scheduler::QueueWake Scheduler::queue_wake(const std::string& name, const QueueS
     }
   }
   return w;
+}
+
+std::optional<int64_t> Scheduler::earliest_backoff_end(const QueueState& q) const {
+  auto& ends = q.backoff_ends;
+  while (!ends.empty()) {
+    const auto& [end, key] = *ends.begin();
+    if (end > now_) {
+      const auto it = units_.find(key);
+      if (it != units_.end() && it->second.backoff_until == end && it->second.queue == &q && it->second.waiting &&
+          q.waiting.count(it->second.key) != 0) {
+        return end;
+      }
+    }
+    ends.erase(ends.begin());  // past (time only moves on), or no longer true: a new entry is made if it is again
+  }
+  return std::nullopt;
 }
 
 void Scheduler::rewake(const std::string& name, const QueueState& q) const {

@@ -50,11 +50,12 @@ constexpr std::size_t field_count() {
 // (and to replay/state_diff.cpp); then raise the count here.
 // UnitState's last two fields (`indexed_in`, `queue`) are derived: a restore rebuilds them.
 static_assert(field_count<actors::UnitState>() == 32, "UnitState changed: snapshot the new field");
-// QueueState's last seven fields are derived, not snapshotted: `housekeeping`, `not_waiting`,
+// QueueState's last eight fields are derived, not snapshotted: `housekeeping`, `not_waiting`,
 // `backoff`, `timer` are indexes decoding rebuilds (Scheduler::rebuild_indexes), which state_diff
 // compares; `awake`, `recheck`, `stirred` are the round index's, which a restore or a copy works
-// out from scratch (round_index_invariants.hpp checks it against a walk over every queue).
-static_assert(field_count<actors::QueueState>() == 26, "QueueState changed: snapshot the new field");
+// out from scratch (round_index_invariants.hpp checks it against a walk over every queue), and
+// `backoff_ends` feeds it (rebuilt with the indexes, copied with the queue).
+static_assert(field_count<actors::QueueState>() == 27, "QueueState changed: snapshot the new field");
 static_assert(field_count<actors::QueueSettings>() == 8, "QueueSettings changed: snapshot the new field");
 static_assert(field_count<actors::QuotaInfo>() == 12, "QuotaInfo changed: snapshot the new field");
 static_assert(field_count<actors::QuotaUsage>() == 4, "QuotaUsage changed: snapshot the new field");
