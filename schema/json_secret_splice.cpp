@@ -49,6 +49,15 @@ size_t next_name_end(std::string_view text, size_t j) {
   return std::string_view::npos;
 }
 
+// The first `needle` in `text` at or after `from`. std::string_view::find looks for the needle's
+// first byte with memchr and compares at each hit, which for a quoted key is a call per string of
+// the document; memmem skips ahead by the needle.
+size_t find_from(std::string_view text, std::string_view needle, size_t from) {
+  if (from > text.size()) return std::string_view::npos;
+  const void* at = memmem(text.data() + from, text.size() - from, needle.data(), needle.size());
+  return at == nullptr ? std::string_view::npos : static_cast<size_t>(static_cast<const char*>(at) - text.data());
+}
+
 class SecretSplicer {
  public:
   explicit SecretSplicer(std::string_view text) : s_(text) {}
@@ -56,7 +65,7 @@ class SecretSplicer {
   std::string run() {
     // Only `\uXXXX` can spell a letter of a key, so without one every key that names a rule is
     // one of four byte strings, and the scan starts at each instead of walking every string.
-    fast_ = s_.find("\\u") == std::string_view::npos;
+    fast_ = find_from(s_, "\\u", 0) == std::string_view::npos;
     if (fast_) {
       from_secret_keys();
     } else {
@@ -276,7 +285,8 @@ class SecretSplicer {
     if (!fast_) return;
     static constexpr std::string_view kKey = "\"annotations\"";
     std::string storage;
-    for (size_t open = s_.find(kKey); open != std::string_view::npos; open = s_.find(kKey, open + kKey.size())) {
+    for (size_t open = find_from(s_, kKey, 0); open != std::string_view::npos;
+         open = find_from(s_, kKey, open + kKey.size())) {
       size_t backslashes = 0;
       while (backslashes < open && s_[open - 1 - backslashes] == '\\') ++backslashes;
       if (backslashes % 2 != 0) continue;
