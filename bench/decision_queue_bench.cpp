@@ -1,6 +1,7 @@
 // Per-decision cost as one queue grows (BENCHMARKS.md, "Decision core"): one quota tree with one
 // Priority Queue holding N waiting units (10 … 100,000) and quota for all of them; one round
-// admits exactly one unit. Google Benchmark fits the complexity over N.
+// admits exactly one unit; one release of quota by a running unit of the queue. Google Benchmark
+// fits the complexity over N.
 #include <map>
 #include <stdexcept>
 
@@ -76,10 +77,37 @@ void BM_QueueDepthRound(benchmark::State& state) {
   state.SetComplexityN(n);
 }
 
+// A running unit of the queue goes (its job finished): the release of its quota. Untimed, it is
+// added again. Every waiting unit of the quota is woken from backoff and noted as having seen a
+// capacity change (behaviour.md §6.3, Block step 3), so this walks the queue.
+void BM_QueueDepthRelease(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  actors::Scheduler s = one_queue(n);
+  schema::QueueUnit running = make_unit(n + 1'000'000, kQueue);
+  running.status.phase = "Running";
+  running.status.admissions = {{"koord-queue/default-requirement", 1, std::nullopt, 1, std::nullopt}};
+  int64_t t = kT0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    t += kRoundStep;
+    s.advance_to(t);
+    s.apply_object(running, false);
+    state.ResumeTiming();
+    s.apply_object(running, true);
+  }
+  state.SetComplexityN(n);
+}
+
 BENCHMARK(BM_QueueDepthDecide)->RangeMultiplier(10)->Range(10, 100'000)->Complexity()->Unit(benchmark::kMicrosecond);
 // A fixed count: the untimed replacement of the admitted unit walks the queue (its release wakes
 // every waiting unit of the quota), which would dominate once a round itself is cheap.
 BENCHMARK(BM_QueueDepthRound)
+    ->RangeMultiplier(10)
+    ->Range(10, 100'000)
+    ->Iterations(200)
+    ->Complexity()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_QueueDepthRelease)
     ->RangeMultiplier(10)
     ->Range(10, 100'000)
     ->Iterations(200)
