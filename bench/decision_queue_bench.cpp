@@ -99,20 +99,15 @@ void BM_QueueDepthRelease(benchmark::State& state) {
 }
 
 BENCHMARK(BM_QueueDepthDecide)->RangeMultiplier(10)->Range(10, 100'000)->Complexity()->Unit(benchmark::kMicrosecond);
-// A fixed count: the untimed replacement of the admitted unit walks the queue (its release wakes
-// every waiting unit of the quota), which would dominate once a round itself is cheap.
-BENCHMARK(BM_QueueDepthRound)
-    ->RangeMultiplier(10)
-    ->Range(10, 100'000)
-    ->Iterations(200)
-    ->Complexity()
-    ->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_QueueDepthRelease)
-    ->RangeMultiplier(10)
-    ->Range(10, 100'000)
-    ->Iterations(200)
-    ->Complexity()
-    ->Unit(benchmark::kMicrosecond);
+
+// A fixed count of 200 for each depth: the untimed parts walk the queue (a release wakes every
+// waiting unit of the quota), which would dominate if Google Benchmark repeated a cheap step
+// tens of thousands of times.
+void fixed_depth_series(benchmark::internal::Benchmark* b) {
+  b->RangeMultiplier(10)->Range(10, 100'000)->Iterations(200)->Complexity()->Unit(benchmark::kMicrosecond);
+}
+BENCHMARK(BM_QueueDepthRound)->Apply(fixed_depth_series);
+BENCHMARK(BM_QueueDepthRelease)->Apply(fixed_depth_series);
 
 }  // namespace
 }  // namespace koordq::bench
