@@ -97,7 +97,9 @@ Scheduler::QueueWake Scheduler::queue_wake(const std::string& name, const QueueS
       return !(q.settings.policy == QueuePolicy::kBlock && b != q.blocked.end() && b->second != key.full_name);
     };
     if (q.settings.max_depth >= 0) {
-      // A window of max_depth units: the backoff ends inside it only.
+      // A window of max_depth units: the backoff ends inside it only. The index is not read here,
+      // only kept short (its entries would otherwise pile up with every backoff).
+      (void)earliest_backoff_end(q);
       int64_t rank = 0;
       for (const auto& key : q.waiting) {
         if (rank >= q.settings.max_depth) break;

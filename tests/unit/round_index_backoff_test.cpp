@@ -102,5 +102,27 @@ TEST(RoundIndexBackoff, the_earliest_end_that_still_holds_is_kept_and_stale_ones
   EXPECT_TRUE(round_index_violations(f.d.s).empty()) << describe(round_index_violations(f.d.s));
 }
 
+// A queue with a max-depth window walks its window for backoff ends and does not read the index,
+// which still drops its passed entries instead of keeping one per backoff for ever.
+TEST(RoundIndexBackoff, a_windowed_queue_drops_the_backoff_ends_that_passed) {
+  SchedulerDriver d;
+  d.input(quota("q", "", {{"cpu", "1"}}));
+  d.input(queue("q", "Priority", {{"koord-queue/disable-show-queue-items", "true"}, {"koord-queue/max-depth", "5"}}));
+  d.input(running_unit("a", "q"));
+  d.at(d.time + kSec);
+  EXPECT_EQ(of_kind(d.input(unit("b", "q", "1", 0, 1)), DecisionKind::kFail).size(), 1u);
+  const auto& q = d.s.queues().at("q");
+  ASSERT_EQ(q.settings.max_depth, 5);
+  const auto& b = d.s.units().at("default/b");
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    ASSERT_TRUE(b.backoff_until.has_value());
+    const int64_t end = *b.backoff_until;
+    EXPECT_EQ(d.s.next_deadline(), end);
+    d.tick(end);  // b is tried again and fails again
+  }
+  EXPECT_LE(q.backoff_ends.size(), 1u);
+  EXPECT_TRUE(round_index_violations(d.s).empty()) << describe(round_index_violations(d.s));
+}
+
 }  // namespace KOORDQ_TEST_LOCAL
 }  // namespace koordq::testing
