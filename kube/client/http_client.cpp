@@ -16,6 +16,7 @@
 #include <openssl/ssl.h>
 #include <poll.h>
 
+#include "kube/client/fenced_stream.hpp"
 #include "kube/client/rate_limiter.hpp"
 
 namespace koordq::kube {
@@ -34,12 +35,13 @@ using Clock = std::chrono::steady_clock;
 // streams whose pending operations it owns.
 struct Connection {
   asio::io_context context;
-  std::optional<beast::tcp_stream> plain;
-  std::optional<beast::ssl_stream<beast::tcp_stream>> secure;
+  std::optional<FencedStream> plain;
+  std::optional<beast::ssl_stream<FencedStream>> secure;
   beast::flat_buffer buffer;
   bool reused = false;
 
-  beast::tcp_stream& tcp() { return secure ? beast::get_lowest_layer(*secure) : *plain; }
+  FencedStream& fenced() { return secure ? secure->next_layer() : *plain; }
+  beast::tcp_stream& tcp() { return fenced().next_layer(); }
 };
 
 // Runs one asynchronous operation started by `start(handler)` to completion on the calling thread.
@@ -262,15 +264,18 @@ struct HttpClient::Impl {
         if (!opened.ok()) return opened.error();
         connection = std::move(*opened);
       }
-      // The last moment before the request leaves: connecting and the rate limit can take long.
+      // Connecting and the rate limit can take long: checked before the request is serialised (a
+      // closed fence sends nothing), and again as each piece of it reaches the socket.
       if (Status admitted = request.fence.admits(); !admitted.ok()) {
         give_back(std::move(connection));
         return admitted.error();
       }
       connection->tcp().expires_after(options.read_timeout);
+      connection->fenced().fence_writes(&request.fence);
       error_code ec = with_stream(*connection, [&](auto& stream) {
         return run(*connection, cancellation, [&](auto handler) { http::async_write(stream, message, handler); });
       });
+      connection->fenced().fence_writes(nullptr);
       bool wrote = !ec;
       if (!ec) {
         connection->tcp().expires_after(header_timeout);

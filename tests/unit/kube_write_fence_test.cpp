@@ -1,6 +1,7 @@
 // kube/client's leadership fence (behaviour.md §19): the exact deadline (open until one tick
 // before, closed at it), reigns that end for good, and HttpClient checking a request's pass
-// immediately before it leaves: a held-back request never reaches the server and is not retried.
+// immediately before it leaves (and again as its bytes reach the socket): a held-back request
+// never reaches the server and is not retried.
 #include <atomic>
 #include <chrono>
 
@@ -119,6 +120,25 @@ TEST_F(FencedClientTest, a_retry_after_the_fence_closed_is_not_sent) {
   ASSERT_FALSE(answer.ok());
   EXPECT_THAT(answer.message(), HasSubstr("has ended"));
   EXPECT_EQ(server_.received().size(), 1u);
+}
+
+// The process stops (SIGSTOP, a paused VM) after the request passed the fence and before its
+// bytes reached the socket: the clock has moved past the deadline by the time the write would
+// leave, so nothing leaves. The clock moves one deadline on at each read; the first check passes.
+TEST_F(FencedClientTest, a_request_held_up_between_the_check_and_the_socket_does_not_leave) {
+  ManualClock clock;
+  WriteFence fence([&clock] {
+    const Clock::time_point now = clock.now();
+    clock.ns += std::chrono::nanoseconds(1s).count();
+    return now;
+  });
+  fence.open_until(clock.now() + 1s);
+  server_.script({{http_reply(200, "{}")}});
+  auto c = client();
+  Result<Response> held = c->send(patch(fence));
+  ASSERT_FALSE(held.ok());
+  EXPECT_THAT(held.message(), HasSubstr("leadership fence expired"));
+  EXPECT_TRUE(server_.received().empty()) << "the request reached the server";
 }
 
 }  // namespace KOORDQ_TEST_LOCAL
