@@ -35,7 +35,7 @@ void compare_units(Diff& diff, const std::string& key, const actors::UnitState& 
   KOORDQ_UNIT_FIELD(failures);
   KOORDQ_UNIT_FIELD(backoff_until);
   KOORDQ_UNIT_FIELD(attempts);
-  KOORDQ_UNIT_FIELD(capacity_changed);
+  diff.field(where, "capacity_changed", a.capacity_changed_since_attempt(), b.capacity_changed_since_attempt());
   KOORDQ_UNIT_FIELD(unmapped_since);
   KOORDQ_UNIT_FIELD(queue_not_found_reported);
   KOORDQ_UNIT_FIELD(enqueued_at);

@@ -71,8 +71,12 @@ struct UnitState {
   // Leader state (reset when this replica acquires the lease).
   int64_t failures = 0;
   std::optional<int64_t> backoff_until;
-  int64_t attempts = 0;           // attempts counted; status.attempts may lag (§9)
-  bool capacity_changed = false;  // since its last attempt (Block step 3)
+  int64_t attempts = 0;  // attempts counted; status.attempts may lag (§9)
+  // Whether a capacity change of its queue's quota met the unit waiting since its last attempt
+  // (Block step 3): this flag, or, while the unit waits in its queue, a change of that queue after
+  // `capacity_seen` (capacity_changed_since_attempt()). A release of quota so marks every waiting
+  // unit of its queues in O(1).
+  bool capacity_changed = false;
 
   // Journaled bookkeeping.
   std::optional<int64_t> unmapped_since;
@@ -101,7 +105,11 @@ struct UnitState {
   // else nullptr, so that a refresh that keeps the quota finds its queue without a search.
   // Scheduler's copy points it at the copy's own queues.
   QueueState* queue = nullptr;
+  // Derived: the Scheduler's count of capacity changes when `capacity_changed` was last brought
+  // up to date (a restore starts every count at 0).
+  uint64_t capacity_seen = 0;
 
+  bool capacity_changed_since_attempt() const;
   const schema::QueueUnitStatus& status() const { return pending_status ? *pending_status : object.status; }
 };
 
@@ -165,7 +173,14 @@ struct QueueState {
   // leaves or backs off again: the earliest one that no longer holds, or has passed, is dropped
   // when the index reads it (Scheduler::earliest_backoff_end).
   mutable std::set<std::pair<int64_t, std::string>> backoff_ends;
+  // Derived, not snapshotted: the Scheduler's count of capacity changes at the last one of this
+  // queue's quota (0: none since the state was made or restored). See UnitState::capacity_seen.
+  uint64_t last_capacity_change = 0;
 };
+
+inline bool UnitState::capacity_changed_since_attempt() const {
+  return capacity_changed || (waiting && queue != nullptr && queue->last_capacity_change > capacity_seen);
+}
 
 // §2.5: the three items of a quota koordq carries onto its Queue.
 struct QueueItems {
@@ -348,7 +363,10 @@ class Scheduler {
   void back_off(UnitState& u, int64_t until);
   void wake_backoff(UnitState& u);
   void wake_queue(QueueState& q);
-  void on_capacity_change(const std::string& quota);
+  // `refreshing`: the unit refresh_unit is working on, if any.
+  void on_capacity_change(const std::string& quota, UnitState* refreshing = nullptr);
+  // The unit's capacity_changed flag set to `changed` and counted from now on.
+  void settle_capacity_change(UnitState& u, bool changed) const;
   QueueState* queue_of(const UnitState& u);
   void adopt_queue(const std::string& name);
   void settle_auto_queue(const std::string& name);
@@ -410,6 +428,7 @@ class Scheduler {
   std::set<std::string> unmapped_pending_;
   std::set<std::string> execution_limited_;
   uint64_t settings_version_ = 0;
+  uint64_t capacity_changes_ = 0;  // on_capacity_change calls that reached a queue (derived)
   // The round index: not copied (a copy works it out again from its own queues).
   mutable bool stir_all_ = true;
   mutable std::vector<const QueueState*> stirred_;

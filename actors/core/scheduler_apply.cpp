@@ -36,7 +36,8 @@ Scheduler::Scheduler(const Scheduler& other)
       queue_timers_(other.queue_timers_),
       unmapped_pending_(other.unmapped_pending_),
       execution_limited_(other.execution_limited_),
-      settings_version_(other.settings_version_) {
+      settings_version_(other.settings_version_),
+      capacity_changes_(other.capacity_changes_) {
   repoint_units();
 }
 
@@ -184,21 +185,41 @@ void Scheduler::wake_queue(QueueState& q) {
   q.backoff_ends.clear();
 }
 
-void Scheduler::on_capacity_change(const std::string& quota) {
-  // The waiting units whose path contains the quota: those of the queues of its subtree.
+void Scheduler::on_capacity_change(const std::string& quota, UnitState* refreshing) {
+  // The waiting units whose path contains the quota: those of the queues of its subtree. Each is
+  // marked by its queue's count (capacity_changed_since_attempt), and those backing off wake: a
+  // search per unit backing off, not per waiting unit.
+  const uint64_t before = capacity_changes_;
+  std::vector<UnitState*> woken;
   const auto wake = [&](const std::string& name) {
     const auto q = queues_.find(name);
     if (q == queues_.end()) return;
     stir(q->second);
-    for (const OrderKey& k : q->second.waiting) {
-      if (auto it = units_.find(k.full_name); it != units_.end() && it->second.waiting && it->second.quota == name) {
-        wake_backoff(it->second);
-        it->second.capacity_changed = true;
+    q->second.last_capacity_change = ++capacity_changes_;
+    woken.clear();
+    for (const std::string& key : q->second.backoff) {
+      if (auto it = units_.find(key); it != units_.end() && it->second.waiting && it->second.quota == name) {
+        woken.push_back(&it->second);
       }
     }
+    for (UnitState* u : woken) wake_backoff(*u);  // takes the unit out of `backoff`
   };
-  if (!quotas_.known(quota) || !quotas_.has_children(quota)) return wake(quota);  // a leaf: no list built
-  for (const auto& name : quotas_.subtree(quota)) wake(name);
+  if (!quotas_.known(quota) || !quotas_.has_children(quota)) {
+    wake(quota);  // a leaf: no list built
+  } else {
+    for (const auto& name : quotas_.subtree(quota)) wake(name);
+  }
+  // A unit in the middle of its refresh is in its new queue's waiting set but not yet in its
+  // `backoff` set.
+  if (refreshing != nullptr && refreshing->waiting && refreshing->queue != nullptr &&
+      refreshing->queue->last_capacity_change > before) {
+    wake_backoff(*refreshing);
+  }
+}
+
+void Scheduler::settle_capacity_change(UnitState& u, bool changed) const {
+  u.capacity_changed = changed;
+  u.capacity_seen = capacity_changes_;
 }
 
 void Scheduler::apply_object(const schema::WatchedObject& object, bool deleted) {
@@ -324,7 +345,10 @@ void Scheduler::apply_queue_object(const schema::Queue& queue, bool deleted) {
     // Every unit pointing at the queue, not only its members: a restored state whose member
     // list missed a unit must not keep a dangling pointer. Queues go rarely.
     for (auto& [key, u] : units_) {
-      if (u.queue == &it->second) u.queue = nullptr;
+      if (u.queue == &it->second) {
+        settle_capacity_change(u, u.capacity_changed_since_attempt());
+        u.queue = nullptr;
+      }
     }
     queues_.erase(it);
     for (const auto& key : members) refresh_unit(key, false);
@@ -461,7 +485,7 @@ void Scheduler::apply_role_acquired() {
     u.failures = 0;
     u.backoff_until.reset();
     u.indexed_in &= ~kInBackoff;
-    u.capacity_changed = false;
+    settle_capacity_change(u, false);
     // The writes of an earlier leader (or process) are gone with it: what the objects still lack
     // is written again.
     u.spec_queue_sent.clear();

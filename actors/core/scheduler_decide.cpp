@@ -396,7 +396,7 @@ class RoundBuilder {
     const UnitState* c = s_.round_candidate(q, scratch_.decided);
     if (c == nullptr) return;
     if (q.settings.policy == QueuePolicy::kBlock && c->key.full_name == q.last_tried && q.last_attempt &&
-        s_.now() < *q.last_attempt + kBlockRetryWait && !c->capacity_changed) {
+        s_.now() < *q.last_attempt + kBlockRetryWait && !c->capacity_changed_since_attempt()) {
       return;
     }
     const UnitState& u = *c;

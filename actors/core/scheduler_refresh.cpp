@@ -74,6 +74,7 @@ void Scheduler::refresh_unit(const std::string& key, bool spec_changed) {
 
 void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_changed) {
   // The effective object is the observed one with the pending status, if any, in place of its own.
+  const bool capacity_changed = u.capacity_changed_since_attempt();  // before it moves
   UnitFacts effective = facts_of(u.object, u.pending_status ? *u.pending_status : u.object.status);
 
   // The old values move out (no copies of the charge map and the strings per refresh); the
@@ -146,6 +147,7 @@ void Scheduler::refresh_unit(UnitState& u, const std::string& key, bool spec_cha
   const UnitChange change{old_quota, old_q,       new_q,   quota_changed,        old_holds, old_charge, old_waiting,
                           old_phase, old_assumed, old_key, effective.all_running};
   move_in_queues(u, key, change);
+  settle_capacity_change(u, capacity_changed);
   note_unit_change(u, spec_changed, change);
   place_unit(u, key, change);
 }
@@ -227,7 +229,7 @@ void Scheduler::note_unit_change(UnitState& u, bool spec_changed, const UnitChan
         old_q->blocked.erase(b);
       }
     }
-    on_capacity_change(old_quota);
+    on_capacity_change(old_quota, &u);
   }
 
   // Phase bookkeeping.

@@ -212,7 +212,7 @@ void Scheduler::apply_attempt(UnitState& u, const std::string& key, const Decisi
   const std::string& queue = std::get<UnitRef>(d.target).queue;
   u.failures = 0;
   wake_backoff(u);
-  u.capacity_changed = false;
+  settle_capacity_change(u, false);
   // §15.2: the attempt, the admission wait (admissions from Enqueued only, not top-ups),
   // the end-to-end latency of the first Dequeued koordq writes for the UID.
   ++metrics_.attempts[{queue, "scheduled"}];
@@ -242,7 +242,7 @@ void Scheduler::apply_failed_attempt(UnitState& u, const std::string& key, const
   ++metrics_.attempts[{std::get<UnitRef>(d.target).queue, "unschedulable"}];
   ++u.failures;
   back_off(u, now_ + backoff_nanos(config_, u.failures));
-  u.capacity_changed = false;
+  settle_capacity_change(u, false);
   if (q != nullptr) {
     q->last_attempt = now_;
     q->last_tried = key;

@@ -148,7 +148,7 @@ void write_unit(st::UnitState::Builder out, const std::string& key, const UnitSt
   out.setFailures(u.failures);
   write_optional(out.getBackoffUntil(), u.backoff_until);
   out.setAttempts(u.attempts);
-  out.setCapacityChanged(u.capacity_changed);
+  out.setCapacityChanged(u.capacity_changed_since_attempt());
 
   write_optional(out.getUnmappedSince(), u.unmapped_since);
   out.setQueueNotFoundReported(u.queue_not_found_reported);

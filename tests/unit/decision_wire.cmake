@@ -8,4 +8,5 @@ koordq_gtest(decision_wire_unit_tests unit
     ${CMAKE_CURRENT_LIST_DIR}/state_snapshot_large_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/state_restore_test.cpp
     ${CMAKE_CURRENT_LIST_DIR}/round_index_backoff_test.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/capacity_change_mark_test.cpp
   LIBS koordq_decision_wire koordq_replay)

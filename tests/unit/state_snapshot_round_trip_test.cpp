@@ -48,14 +48,17 @@ constexpr std::size_t field_count() {
 
 // A field added to a state struct must be added to state.capnp and actors/wire/state_fields.cpp
 // (and to replay/state_diff.cpp); then raise the count here.
-// UnitState's last two fields (`indexed_in`, `queue`) are derived: a restore rebuilds them.
-static_assert(field_count<actors::UnitState>() == 32, "UnitState changed: snapshot the new field");
-// QueueState's last eight fields are derived, not snapshotted: `housekeeping`, `not_waiting`,
+// UnitState's last three fields (`indexed_in`, `queue`, `capacity_seen`) are derived: a restore
+// rebuilds them (`capacity_seen` with every queue's `last_capacity_change` at 0, the marks folded
+// into `capacity_changed`, which the snapshot holds as capacity_changed_since_attempt()).
+static_assert(field_count<actors::UnitState>() == 33, "UnitState changed: snapshot the new field");
+// QueueState's last nine fields are derived, not snapshotted: `housekeeping`, `not_waiting`,
 // `backoff`, `timer` are indexes decoding rebuilds (Scheduler::rebuild_indexes), which state_diff
 // compares; `awake`, `recheck`, `stirred` are the round index's, which a restore or a copy works
 // out from scratch (round_index_invariants.hpp checks it against a walk over every queue), and
-// `backoff_ends` feeds it (rebuilt with the indexes, copied with the queue).
-static_assert(field_count<actors::QueueState>() == 27, "QueueState changed: snapshot the new field");
+// `backoff_ends` feeds it (rebuilt with the indexes, copied with the queue); `last_capacity_change`
+// marks the units waiting in it (see UnitState above).
+static_assert(field_count<actors::QueueState>() == 28, "QueueState changed: snapshot the new field");
 static_assert(field_count<actors::QueueSettings>() == 8, "QueueSettings changed: snapshot the new field");
 static_assert(field_count<actors::QuotaInfo>() == 12, "QuotaInfo changed: snapshot the new field");
 static_assert(field_count<actors::QuotaUsage>() == 4, "QuotaUsage changed: snapshot the new field");
@@ -68,14 +71,15 @@ static_assert(field_count<actors::QueueingMetrics>() == 5, "QueueingMetrics chan
 // Scheduler and QuotaTree are classes: their size stands in for the count (x86-64, libstdc++).
 // Scheduler's members from `queue_timers_` on are derived: `queue_timers_`, `unmapped_pending_`,
 // `execution_limited_` (48 bytes each) are indexes decoding rebuilds, which state_diff compares;
-// `settings_version_` counts Queue changes for the settings log; the round index (`stir_all_`,
-// `stirred_`, `awake_`, `rechecks_`, `auto_queues_quiet_`: 144 bytes with `settings_version_`) is
+// `settings_version_` counts Queue changes for the settings log, `capacity_changes_` capacity
+// changes for the units' marks (copied, 0 after a restore); the round index (`stir_all_`,
+// `stirred_`, `awake_`, `rechecks_`, `auto_queues_quiet_`: 152 bytes with the two counts) is
 // worked out from scratch after a restore or a copy; `changes_` points at the read side's notes
 // of what a fold changed (fold_changes.hpp) and is not copied.
 // QuotaTree's last three members (`children_`, `paths_`, `usage_paths_`) are derived the same way
 // (QuotaTree::reindex); the first two are compared through QuotaTree's operator==, the third
 // points into the tree's own usage entries.
-static_assert(sizeof(actors::Scheduler) == 1152, "Scheduler changed: snapshot and copy the new member");
+static_assert(sizeof(actors::Scheduler) == 1160, "Scheduler changed: snapshot and copy the new member");
 static_assert(sizeof(actors::QuotaTree) == 336, "QuotaTree changed: snapshot the new member");
 
 TEST(StateSnapshot, a_state_with_every_field_in_use_round_trips_exactly) {
