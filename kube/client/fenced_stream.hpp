@@ -62,7 +62,7 @@ class FencedStream {
     }
     // Sent now or not at all: a non-blocking send in this call, right after the check.
     boost::system::error_code ec;
-    next_.socket().non_blocking(true, ec);
+    if (!next_.socket().non_blocking()) next_.socket().non_blocking(true, ec);  // once per connection
     std::size_t sent = ec ? 0 : next_.socket().write_some(buffers, ec);
     if (ec != boost::asio::error::would_block && ec != boost::asio::error::try_again) {
       complete(std::move(completion), ec, sent);
