@@ -1,6 +1,7 @@
 // Per-decision cost as one queue grows (BENCHMARKS.md, "Decision core"): one quota tree with one
 // Priority Queue holding N waiting units (10 … 100,000) and quota for all of them; one round
-// admits exactly one unit; one release of quota by a running unit of the queue. Google Benchmark
+// admits exactly one unit; one release of quota by a running unit of the queue; a waiting unit
+// that arrives and goes. Google Benchmark
 // fits the complexity over N.
 #include <map>
 #include <stdexcept>
@@ -78,8 +79,8 @@ void BM_QueueDepthRound(benchmark::State& state) {
 }
 
 // A running unit of the queue goes (its job finished): the release of its quota. Untimed, it is
-// added again. Every waiting unit of the quota is woken from backoff and noted as having seen a
-// capacity change (behaviour.md §6.3, Block step 3), so this walks the queue.
+// added again. Every waiting unit of the quota is marked as having seen a capacity change
+// (behaviour.md §6.3, Block step 3) by the queue's count, and those backing off wake (none here).
 void BM_QueueDepthRelease(benchmark::State& state) {
   const int64_t n = state.range(0);
   actors::Scheduler s = one_queue(n);
@@ -98,16 +99,32 @@ void BM_QueueDepthRelease(benchmark::State& state) {
   state.SetComplexityN(n);
 }
 
+// A waiting unit arrives in the queue and goes again (both timed): a watch event's cost in a deep
+// queue.
+void BM_QueueDepthArrival(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  actors::Scheduler s = one_queue(n);
+  const schema::QueueUnit arriving = make_unit(n + 1'000'000, kQueue);
+  int64_t t = kT0;
+  for (auto _ : state) {
+    t += kRoundStep;
+    s.advance_to(t);
+    s.apply_object(arriving, false);
+    s.apply_object(arriving, true);
+  }
+  state.SetComplexityN(n);
+}
+
 BENCHMARK(BM_QueueDepthDecide)->RangeMultiplier(10)->Range(10, 100'000)->Complexity()->Unit(benchmark::kMicrosecond);
 
-// A fixed count of 200 for each depth: the untimed parts walk the queue (a release wakes every
-// waiting unit of the quota), which would dominate if Google Benchmark repeated a cheap step
-// tens of thousands of times.
+// A fixed count of 200 for each depth: the untimed parts (deleting and adding a unit, in the
+// round) would dominate if Google Benchmark repeated a cheap step tens of thousands of times.
 void fixed_depth_series(benchmark::internal::Benchmark* b) {
   b->RangeMultiplier(10)->Range(10, 100'000)->Iterations(200)->Complexity()->Unit(benchmark::kMicrosecond);
 }
 BENCHMARK(BM_QueueDepthRound)->Apply(fixed_depth_series);
 BENCHMARK(BM_QueueDepthRelease)->Apply(fixed_depth_series);
+BENCHMARK(BM_QueueDepthArrival)->Apply(fixed_depth_series);
 
 }  // namespace
 }  // namespace koordq::bench
