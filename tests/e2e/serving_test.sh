@@ -266,7 +266,8 @@ print("slowloris", answer.split(b"\r\n")[0].decode(), round(time.time() - start)
 held = [socket.create_connection(("127.0.0.1", port)) for _ in range(16)]
 time.sleep(0.5)
 extra = socket.create_connection(("127.0.0.1", port))
-extra.settimeout(3)
+# Closed at accept; the wait only covers a server starved of CPU by a loaded host.
+extra.settimeout(10)
 try:
     data = extra.recv(100)
     print("extra closed" if data == b"" else "extra answered")
@@ -277,6 +278,8 @@ for s in held:
 PY
 check "a header that never ends gets 408 after about 10 s" grep -qE '^slowloris HTTP/1.1 408 Request Timeout (9|10|11)$' "$scratch/limits"
 check "a connection beyond --max-connections is closed without an answer" grep -qE '^extra (closed|reset)$' "$scratch/limits"
+grep -qE '^slowloris .*408.*$' "$scratch/limits" && grep -qE '^extra (closed|reset)$' "$scratch/limits" ||
+  sed 's/^/  limits: /' "$scratch/limits"
 sleep 0.5
 check "the debug API keeps serving" test "$(status "$b" "$D/apis/v1/queue")" = 200
 
@@ -343,7 +346,8 @@ held = [socket.create_connection(("127.0.0.1", port)) for _ in range(16)]
 time.sleep(0.5)
 start = time.time()
 extra = socket.create_connection(("127.0.0.1", port))
-extra.settimeout(3)
+# Closed at accept; the wait only covers a server starved of CPU by a loaded host.
+extra.settimeout(10)
 try:
     outcome = "closed" if extra.recv(100) == b"" else "answered"
 except ConnectionResetError:
