@@ -134,8 +134,9 @@ Scheduler::QueueWake Scheduler::queue_wake(const std::string& name, const QueueS
     // An attempt now (RoundBuilder::attempt's conditions with nothing decided yet).
     if (!(q.last_attempt && now_ < *q.last_attempt + config_.schedule_suspend_nanos)) {
       const UnitState* c = round_candidate(q, kNoneDecided);
-      if (c != nullptr && !(q.settings.policy == QueuePolicy::kBlock && c->key.full_name == q.last_tried &&
-                            q.last_attempt && now_ < *q.last_attempt + kBlockRetryWait && !c->capacity_changed_since_attempt())) {
+      if (c != nullptr &&
+          !(q.settings.policy == QueuePolicy::kBlock && c->key.full_name == q.last_tried && q.last_attempt &&
+            now_ < *q.last_attempt + kBlockRetryWait && !c->capacity_changed_since_attempt())) {
         w.awake = true;
       }
     }
