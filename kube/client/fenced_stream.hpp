@@ -55,11 +55,7 @@ class FencedStream {
  private:
   template <class ConstBuffers, class Completion>
   void start_write(const ConstBuffers& buffers, Completion&& completion) {
-    if (pass_ != nullptr && !pass_->admits().ok()) {
-      complete(std::move(completion),
-               boost::system::errc::make_error_code(boost::system::errc::operation_not_permitted), 0);
-      return;
-    }
+    if (fence_closed()) return refuse(std::move(completion));
     // Sent now or not at all: a non-blocking send in this call, right after the check.
     boost::system::error_code ec;
     if (!next_.socket().non_blocking()) next_.socket().non_blocking(true, ec);  // once per connection
@@ -68,12 +64,16 @@ class FencedStream {
       complete(std::move(completion), ec, sent);
       return;
     }
-    if (pass_ != nullptr && !pass_->admits().ok()) {
-      complete(std::move(completion),
-               boost::system::errc::make_error_code(boost::system::errc::operation_not_permitted), 0);
-      return;
-    }
+    if (fence_closed()) return refuse(std::move(completion));
     next_.async_write_some(buffers, std::move(completion));
+  }
+
+  bool fence_closed() const { return pass_ != nullptr && pass_->closed(); }
+
+  template <class Completion>
+  void refuse(Completion&& completion) {
+    complete(std::move(completion), boost::system::errc::make_error_code(boost::system::errc::operation_not_permitted),
+             0);
   }
 
   template <class Completion>
